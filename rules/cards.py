@@ -1,0 +1,124 @@
+"""Cards and suits: the engine's smallest values."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from rules.errors import RuleViolation
+from rules.i18n import _
+
+__all__ = ["JOKER", "RANK_CODES", "Card", "Suit", "full_deck", "rank_code"]
+
+
+class Suit(enum.StrEnum):
+    """The four suits; the value is the canonical one-letter code."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def symbol(self) -> str:
+        """The suit sign: ♠ ♥ ♦ ♣."""
+        return _SYMBOLS[self]
+
+    @property
+    def is_black(self) -> bool:
+        """Spades and clubs are black (black twos are wild in Räväytys)."""
+        return self in (Suit.SPADES, Suit.CLUBS)
+
+
+_SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+
+RANK_CODES: dict[int, str] = {
+    1: "A",
+    **{r: str(r) for r in range(2, 11)},
+    11: "J",
+    12: "Q",
+    13: "K",
+}
+_RANK_FROM_CODE = {code: rank for rank, code in RANK_CODES.items()}
+
+
+def rank_code(rank: int) -> str:
+    """Canonical text of a rank: 1 -> "A", 10 -> "10", 12 -> "Q"."""
+    return RANK_CODES[rank]
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """One card. ``rank`` is 1..13 (A=1, J=11, Q=12, K=13) or 0 for a joker, whose suit is None."""
+
+    rank: int
+    suit: Suit | None
+
+    def __post_init__(self) -> None:
+        joker = self.rank == 0 and self.suit is None
+        natural = 1 <= self.rank <= 13 and isinstance(self.suit, Suit)
+        if not (joker or natural):
+            raise ValueError(f"not a card: rank={self.rank!r} suit={self.suit!r}")
+
+    @property
+    def is_joker(self) -> bool:
+        """True for a joker."""
+        return self.suit is None
+
+    @property
+    def code(self) -> str:
+        """Canonical text: "AS", "10H", "QD", "JK"."""
+        if self.suit is None:
+            return "JK"
+        return RANK_CODES[self.rank] + self.suit.value
+
+    @property
+    def label(self) -> str:
+        """Text for messages a player reads: "♠Q", "♥10", "joker"."""
+        if self.suit is None:
+            return "joker"
+        return self.suit.symbol + RANK_CODES[self.rank]
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
+
+    @classmethod
+    def joker(cls) -> Card:
+        """A joker."""
+        return cls(0, None)
+
+    @classmethod
+    def from_code(cls, code: str) -> Card:
+        """Parse exactly the canonical form produced by :attr:`code` ("AS", "10H", "JK").
+
+        For everything people type, use :func:`rules.notation.parse_cards`.
+        """
+        if code == "JK":
+            return cls(0, None)
+        rank = _RANK_FROM_CODE.get(code[:-1])
+        try:
+            suit = Suit(code[-1:])
+        except ValueError:
+            suit = None
+        if rank is None or suit is None:
+            raise RuleViolation(
+                _('"%(token)s" is not a card code; expected a code like AS, 10H, QD or JK.'),
+                code="bad_token",
+                token=code,
+                position=1,
+                expected="AS, 10H, QD or JK",
+            )
+        return cls(rank, suit)
+
+
+JOKER = Card(0, None)
+
+
+def full_deck(decks: int, jokers: int) -> list[Card]:
+    """Every card of ``decks`` 52-card packs plus ``jokers`` jokers."""
+    cards = [Card(rank, suit) for _deck in range(decks) for suit in Suit for rank in range(1, 14)]
+    cards.extend(JOKER for _j in range(jokers))
+    return cards

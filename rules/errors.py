@@ -1,0 +1,89 @@
+"""The two kinds of error the engine raises."""
+
+from __future__ import annotations
+
+__all__ = ["RuleViolation", "RulesError"]
+
+
+class RuleViolation(Exception):
+    """Something a person must fix. Shown next to the field, translated.
+
+    ``template`` is an English message with named ``%(name)s`` placeholders, marked with
+    ``rules.i18n._`` so it can be extracted; ``params`` fill it. ``code`` is a stable machine
+    code (``"bad_token"``, ``"too_many_copies"``, ...) and ``field`` says where the mistake
+    belongs (``"players.2.cards"``, ``"laydown.1"``, ``"upper"``).
+    """
+
+    template: str
+    params: dict[str, object]
+    code: str
+    field: str | None
+
+    def __init__(
+        self, template: str, /, *, code: str, field: str | None = None, **params: object
+    ) -> None:
+        self.template = template
+        self.params = dict(params)
+        self.code = code
+        self.field = field
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The English message with its parameters filled in."""
+        try:
+            return self.template % self.params
+        except (KeyError, TypeError, ValueError):
+            # A broken template is a bug, but the player must still see something readable.
+            return self.template
+
+    @property
+    def token(self) -> object:
+        """The offending token, when one is at fault."""
+        return self.params.get("token")
+
+    @property
+    def position(self) -> object:
+        """The 1-based position of the offending token, when one is at fault."""
+        return self.params.get("position")
+
+    def at(self, field: str | None) -> RuleViolation:
+        """Return a copy of this violation that belongs to ``field``.
+
+        Used when a lower layer (notation, melds) raised without knowing which form field
+        the text came from.
+        """
+        return RuleViolation(self.template, code=self.code, field=field, **self.params)
+
+    def under(self, prefix: str) -> RuleViolation:
+        """Return a copy whose field is nested under ``prefix`` (``"players.2"`` + ``"cards"``)."""
+        field = prefix if self.field is None else f"{prefix}.{self.field}"
+        return self.at(field)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"RuleViolation({self.message!r}, code={self.code!r}, field={self.field!r})"
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready description (used by the command line's ``--json``)."""
+        return {
+            "code": self.code,
+            "field": self.field,
+            "message": self.message,
+            "template": self.template,
+            "params": {k: _jsonable(v) for k, v in self.params.items()},
+        }
+
+
+def _jsonable(value: object) -> object:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return str(value)
+
+
+class RulesError(Exception):
+    """Something that must never happen: a bug in the engine, not a player's mistake."""
