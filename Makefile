@@ -1,0 +1,56 @@
+# Lappu: `make run` for a demo site, `make test` for the whole suite. `make help` lists the rest.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help install run test lint format bench messages migrate demo worker typecheck
+
+help: ## List the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(VENV)/bin/python:
+	@command -v $(PYTHON) >/dev/null || { echo "Need $(PYTHON): install python3.11 and python3.11-venv (README, 'Fresh machine')"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall only when the dependency list changes, so `make run` stays quick the second time.
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP) ## Create .venv if missing and install the project with its dev tools
+	$(PY) manage.py compilemessages --ignore='.venv' -v0
+
+migrate: install
+	$(PY) manage.py migrate --noinput -v0
+
+demo: migrate ## Load (or refresh) the demo club
+	$(PY) manage.py demo_load
+
+run: demo ## Install, migrate, load the demo and serve http://127.0.0.1:8000 (SQLite, eager Celery)
+	@echo "Serving http://127.0.0.1:8000  (Ctrl-C stops)"
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: install ## The whole suite: SQLite, then PostgreSQL + a real Celery worker on Redis, and the browser tests
+	$(PY) tests/run_all.py
+
+lint: install ## ruff check and format check; mypy on rules/
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy rules
+
+format: install ## Apply ruff's formatting and safe fixes
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+bench: install ## Print the speed figures (not pass/fail)
+	$(PY) tests/bench/run.py
+
+messages: install ## Extract new strings into locale/fi and locale/hu (then translate them)
+	$(PY) manage.py makemessages -l fi -l hu --ignore='.venv/*' --ignore='tests/*' --no-location
+	$(PY) manage.py compilemessages --ignore='.venv' -v0
+
+worker: install ## Run a Celery worker (needs REDIS_URL and DATABASE_URL)
+	$(VENV)/bin/celery -A clubsite worker --loglevel=INFO

@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tournaments.models import Role
+
+CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from django.db import connection
+
+    for item in items:
+        if "postgres" in item.keywords and connection.vendor != "postgresql":
+            item.add_marker(pytest.mark.skip(reason="needs PostgreSQL: run with DATABASE_URL (make test does)"))
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings) -> None:
+    # The real hasher costs ~0.3 s a user; tests make hundreds.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _celery_inline(request: pytest.FixtureRequest) -> None:
+    """Tasks run inline unless a test asks for the real worker, which then owns the queue."""
+    from clubsite.celery import app
+
+    app.conf.task_always_eager = "celery_worker" not in request.keywords
+
+
+@pytest.fixture
+def club(db):
+    return ClubFactory()
+
+
+@pytest.fixture
+def owner(club):
+    return MembershipFactory(club=club, role=Role.OWNER).user
+
+
+@pytest.fixture
+def member(club):
+    return MembershipFactory(club=club, role=Role.MEMBER).user
+
+
+@pytest.fixture
+def outsider(db):
+    other = MembershipFactory(role=Role.OWNER)  # owns another club: power elsewhere means nothing here
+    return other.user
+
+
+@pytest.fixture
+def user_factory(db):
+    return UserFactory

@@ -1,0 +1,109 @@
+"""`make test`: every suite against every real part this machine has.
+
+1. SQLite: the whole suite, browser tests included (they need Debian's chromium).
+2. PostgreSQL: the whole suite again, plus the concurrency tests and the tests that talk to a
+   real Celery worker on Redis.
+Without CI=true an unreachable service skips its part with a loud banner; with CI=true it fails.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+PG_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/lappu")
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+
+
+def loud(message: str) -> None:
+    bar = "!" * 78
+    print(f"\n{bar}\n!!! {message}\n{bar}\n", flush=True)
+
+
+def reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def run_pytest(label: str, env_extra: dict[str, str], args: list[str]) -> tuple[int, dict[str, int]]:
+    report = Path(tempfile.mkstemp(prefix="lappu-junit-", suffix=".xml")[1])
+    env = {**os.environ, **env_extra}
+    print(f"\n=== {label} ===", flush=True)
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}", *args]
+    code = subprocess.call(cmd, cwd=ROOT, env=env)
+    counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    try:
+        suite = ET.parse(report).getroot()
+        suite = suite if suite.tag == "testsuite" else suite[0]
+        for key in counts:
+            counts[key] = int(suite.get(key, 0))
+    except (ET.ParseError, IndexError, FileNotFoundError):
+        pass
+    report.unlink(missing_ok=True)
+    return code, counts
+
+
+def main() -> int:
+    extra_args = sys.argv[1:]
+    results: list[tuple[str, int, dict[str, int]]] = []
+    missing: list[str] = []
+
+    if not CHROMIUM.exists():
+        message = f"Browser tests need {CHROMIUM} (apt-get install -y chromium)."
+        if CI:
+            missing.append(message)
+        loud(f"SKIPPED browser tests: {message}")
+
+    # The worker and PostgreSQL tests run in the PostgreSQL pass; here they would only skip.
+    code, counts = run_pytest(
+        "SQLite", {"DATABASE_URL": "", "REDIS_URL": ""}, ["-m", "not postgres and not celery_worker", *extra_args]
+    )
+    results.append(("SQLite", code, counts))
+
+    if reachable("127.0.0.1", 5432):
+        env = {"DATABASE_URL": PG_URL, "REDIS_URL": ""}
+        marker = "not e2e"
+        if reachable("127.0.0.1", 6379):
+            env["REDIS_URL"] = REDIS_URL
+        else:
+            message = "Redis is not reachable on 127.0.0.1:6379: the real Celery worker tests did not run."
+            loud(f"SKIPPED: {message}")
+            if CI:
+                missing.append(message)
+            marker = "not e2e and not celery_worker"
+        code, counts = run_pytest("PostgreSQL", env, ["-m", marker, *extra_args])
+        results.append(("PostgreSQL", code, counts))
+    else:
+        message = "PostgreSQL is not reachable on 127.0.0.1:5432: the PostgreSQL and worker passes did not run."
+        loud(f"SKIPPED: {message}")
+        if CI:
+            missing.append(message)
+
+    print("\n=== Summary ===")
+    passed = failed = skipped = 0
+    for label, code, c in results:
+        p = c["tests"] - c["failures"] - c["errors"] - c["skipped"]
+        print(f"{label:<11} {p} passed, {c['failures'] + c['errors']} failed, {c['skipped']} skipped (exit {code})")
+        passed += p
+        failed += c["failures"] + c["errors"]
+        skipped += c["skipped"]
+    for message in missing:
+        print(f"REQUIRED IN CI: {message}")
+    bad = any(code != 0 for _label, code, _c in results) or bool(missing)
+    print(f"{passed} passed, {failed + len(missing)} failed, {skipped} skipped")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

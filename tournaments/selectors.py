@@ -1,0 +1,35 @@
+"""Reads for clubs, people and roles: querysets or plain values, never writes."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import QuerySet
+
+from tournaments.models import Club, Membership, Profile, Role
+
+
+def user_language(*, user: AbstractBaseUser | AnonymousUser) -> str:
+    if not user.is_authenticated:
+        return ""
+    return Profile.objects.filter(user=user).values_list("language", flat=True).first() or ""
+
+
+def club_list() -> QuerySet[Club]:
+    return Club.objects.order_by("name")
+
+
+def club_membership(*, club: Club, user: AbstractBaseUser | AnonymousUser) -> Membership | None:
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(club=club, user=user).first()
+
+
+def club_members(*, club: Club) -> QuerySet[Membership]:
+    return Membership.objects.filter(club=club).select_related("user").order_by("user__last_name", "user__first_name", "user__username")
+
+
+def club_role_counts(*, club: Club) -> dict[str, int]:
+    counts = {role.value: 0 for role in Role}
+    for role in Membership.objects.filter(club=club).values_list("role", flat=True):
+        counts[role] += 1
+    return counts
