@@ -17,7 +17,9 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
 
-def env_str(name: str, default: str | None = None, *, environ: Mapping[str, str] = os.environ) -> str:
+def env_str(
+    name: str, default: str | None = None, *, environ: Mapping[str, str] = os.environ
+) -> str:
     value = environ.get(name, default)
     if value is None:
         raise ImproperlyConfigured(f"Set the environment variable {name}.")
@@ -48,7 +50,9 @@ def env_int(name: str, default: int, *, environ: Mapping[str, str] = os.environ)
         raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number.") from None
 
 
-def env_list(name: str, default: list[str], *, environ: Mapping[str, str] = os.environ) -> list[str]:
+def env_list(
+    name: str, default: list[str], *, environ: Mapping[str, str] = os.environ
+) -> list[str]:
     raw = environ.get(name)
     if raw is None:
         return default
@@ -64,7 +68,9 @@ def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict[str, Any
         # sqlite:////abs/path has path "//abs/path"; sqlite:///rel has "/rel".
         path = path[1:] if path.startswith("//") else path.lstrip("/")
         if not path:
-            raise ImproperlyConfigured(f"{name}={url!r} names no SQLite file (sqlite:///path/db.sqlite3).")
+            raise ImproperlyConfigured(
+                f"{name}={url!r} names no SQLite file (sqlite:///path/db.sqlite3)."
+            )
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": path}
     if scheme not in {"postgres", "postgresql", "pgsql"}:
         raise ImproperlyConfigured(

@@ -15,7 +15,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     for item in items:
         if "postgres" in item.keywords and connection.vendor != "postgresql":
-            item.add_marker(pytest.mark.skip(reason="needs PostgreSQL: run with DATABASE_URL (make test does)"))
+            item.add_marker(
+                pytest.mark.skip(reason="needs PostgreSQL: run with DATABASE_URL (make test does)")
+            )
 
 
 @pytest.fixture(autouse=True)
@@ -49,7 +51,9 @@ def member(club):
 
 @pytest.fixture
 def outsider(db):
-    other = MembershipFactory(role=Role.OWNER)  # owns another club: power elsewhere means nothing here
+    other = MembershipFactory(
+        role=Role.OWNER
+    )  # owns another club: power elsewhere means nothing here
     return other.user
 
 

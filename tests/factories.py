@@ -18,7 +18,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.PostGenerationMethodCall("set_password", "pass")
 
     @factory.post_generation
-    def _save(obj, create, extracted, **kwargs):  # noqa: N805 - factory_boy's hook signature
+    def _save(obj, create, extracted, **kwargs):
         if create:
             obj.save()
 

@@ -36,7 +36,9 @@ def reachable(host: str, port: int) -> bool:
         return False
 
 
-def run_pytest(label: str, env_extra: dict[str, str], args: list[str]) -> tuple[int, dict[str, int]]:
+def run_pytest(
+    label: str, env_extra: dict[str, str], args: list[str]
+) -> tuple[int, dict[str, int]]:
     report = Path(tempfile.mkstemp(prefix="lappu-junit-", suffix=".xml")[1])
     env = {**os.environ, **env_extra}
     print(f"\n=== {label} ===", flush=True)
@@ -67,7 +69,9 @@ def main() -> int:
 
     # The worker and PostgreSQL tests run in the PostgreSQL pass; here they would only skip.
     code, counts = run_pytest(
-        "SQLite", {"DATABASE_URL": "", "REDIS_URL": ""}, ["-m", "not postgres and not celery_worker", *extra_args]
+        "SQLite",
+        {"DATABASE_URL": "", "REDIS_URL": ""},
+        ["-m", "not postgres and not celery_worker", *extra_args],
     )
     results.append(("SQLite", code, counts))
 
@@ -94,7 +98,9 @@ def main() -> int:
     passed = failed = skipped = 0
     for label, code, c in results:
         p = c["tests"] - c["failures"] - c["errors"] - c["skipped"]
-        print(f"{label:<11} {p} passed, {c['failures'] + c['errors']} failed, {c['skipped']} skipped (exit {code})")
+        print(
+            f"{label:<11} {p} passed, {c['failures'] + c['errors']} failed, {c['skipped']} skipped (exit {code})"
+        )
         passed += p
         failed += c["failures"] + c["errors"]
         skipped += c["skipped"]

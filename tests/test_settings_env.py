@@ -18,7 +18,13 @@ ROOT = Path(__file__).resolve().parent.parent
     [
         (
             "postgresql://lappu:s%40cret@db.example:5433/lappu?sslmode=require",
-            {"NAME": "lappu", "USER": "lappu", "PASSWORD": "s@cret", "HOST": "db.example", "PORT": "5433"},
+            {
+                "NAME": "lappu",
+                "USER": "lappu",
+                "PASSWORD": "s@cret",
+                "HOST": "db.example",
+                "PORT": "5433",
+            },
         ),
         ("postgres://postgres@127.0.0.1/test", {"NAME": "test", "USER": "postgres", "PORT": ""}),
         ("sqlite:///db.sqlite3", {"ENGINE": "django.db.backends.sqlite3", "NAME": "db.sqlite3"}),
@@ -54,7 +60,9 @@ def test_bad_database_url_fails_clearly(url, fragment):
     assert "DATABASE_URL" in str(info.value)
 
 
-@pytest.mark.parametrize(("raw", "value"), [("1", True), ("TRUE", True), ("off", False), ("0", False)])
+@pytest.mark.parametrize(
+    ("raw", "value"), [("1", True), ("TRUE", True), ("off", False), ("0", False)]
+)
 def test_env_bool(raw, value):
     assert env_bool("X", not value, environ={"X": raw}) is value
 
@@ -75,10 +83,17 @@ def test_env_int_and_list_and_str():
 
 
 def _manage(env_extra: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
+    env = {
+        key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}
+    }
     env.update(env_extra)
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

@@ -47,9 +47,14 @@ ROLE_RANK = {Role.OWNER: 4, Role.DIRECTOR: 3, Role.SCORER: 2, Role.MEMBER: 1}
 
 
 class Membership(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club"))
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club")
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("user")
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=_("user"),
     )
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
     joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
@@ -58,7 +63,9 @@ class Membership(models.Model):
         ordering = ["club", "user__username"]
         verbose_name = _("membership")
         verbose_name_plural = _("memberships")
-        constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club")]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club")
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.club} ({self.get_role_display()})"
@@ -71,7 +78,10 @@ class Profile(models.Model):
     """What a person chose for themselves: today only the language of the pages."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile", verbose_name=_("user")
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        verbose_name=_("user"),
     )
     language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, blank=True)
 

@@ -20,7 +20,11 @@ def get_club_for(
     """
     club = get_object_or_404(Club, slug=slug)
     membership = club_membership(club=club, user=user)
-    if role is not None and not getattr(user, "is_superuser", False):
-        if membership is None or not membership.has_role(role):
-            raise PermissionDenied
+    is_superuser = getattr(user, "is_superuser", False)
+    if (
+        role is not None
+        and not is_superuser
+        and (membership is None or not membership.has_role(role))
+    ):
+        raise PermissionDenied
     return club, membership

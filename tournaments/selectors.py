@@ -25,7 +25,11 @@ def club_membership(*, club: Club, user: AbstractBaseUser | AnonymousUser) -> Me
 
 
 def club_members(*, club: Club) -> QuerySet[Membership]:
-    return Membership.objects.filter(club=club).select_related("user").order_by("user__last_name", "user__first_name", "user__username")
+    return (
+        Membership.objects.filter(club=club)
+        .select_related("user")
+        .order_by("user__last_name", "user__first_name", "user__username")
+    )
 
 
 def club_role_counts(*, club: Club) -> dict[str, int]:

@@ -35,5 +35,7 @@ def club_stats_request(*, club: Club) -> str:
     from tournaments.tasks import club_stats_refresh_task
 
     task_id = uuid()
-    transaction.on_commit(lambda: club_stats_refresh_task.apply_async(args=[club.pk], task_id=task_id))
+    transaction.on_commit(
+        lambda: club_stats_refresh_task.apply_async(args=[club.pk], task_id=task_id)
+    )
     return task_id

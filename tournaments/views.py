@@ -36,7 +36,9 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) and not request.user.is_authenticated:
         # A first-time visitor reads the club in the club's own language.
         translation.activate(club.language)
-    can_direct = request.user.is_superuser or bool(membership and membership.has_role(Role.DIRECTOR))
+    can_direct = request.user.is_superuser or bool(
+        membership and membership.has_role(Role.DIRECTOR)
+    )
     return render(
         request,
         "tournaments/club_detail.html",
@@ -76,7 +78,11 @@ def task_status(request: HttpRequest, task_id: str) -> HttpResponse:
         "progress": info,
         "next": _safe_next(request, request.GET.get("next"), reverse("home")),
     }
-    template = "tournaments/_task_progress.html" if request.headers.get("HX-Request") else "tournaments/task_status.html"
+    template = (
+        "tournaments/_task_progress.html"
+        if request.headers.get("HX-Request")
+        else "tournaments/task_status.html"
+    )
     return render(request, template, context)
 
 
@@ -92,5 +98,7 @@ def language_set(request: HttpRequest) -> HttpResponseRedirect:
         profile_language_set(user=request.user, language=language)
     translation.activate(language)
     response = redirect(next_url)
-    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=365 * 24 * 3600, samesite="Lax")
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME, language, max_age=365 * 24 * 3600, samesite="Lax"
+    )
     return response

@@ -63,7 +63,9 @@ def test_recount_is_for_directors_and_owners(client, club, who, status, request)
     assert response.status_code == status
 
 
-def test_recount_runs_the_task_and_shows_its_progress_page(client, club, owner, member, django_capture_on_commit_callbacks):
+def test_recount_runs_the_task_and_shows_its_progress_page(
+    client, club, owner, member, django_capture_on_commit_callbacks
+):
     assert Club.objects.get(pk=club.pk).member_count == 0
     client.force_login(owner)
     with django_capture_on_commit_callbacks(execute=True):
@@ -76,7 +78,9 @@ def test_recount_runs_the_task_and_shows_its_progress_page(client, club, owner, 
     assert club.get_absolute_url() in page.content.decode()
 
 
-def test_recount_is_queued_only_after_commit(client, club, owner, django_capture_on_commit_callbacks):
+def test_recount_is_queued_only_after_commit(
+    client, club, owner, django_capture_on_commit_callbacks
+):
     client.force_login(owner)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         client.post(reverse("club_stats_refresh", args=[club.slug]))
@@ -85,7 +89,9 @@ def test_recount_is_queued_only_after_commit(client, club, owner, django_capture
 
 
 def test_task_page_refuses_to_redirect_elsewhere(client, db):
-    page = client.get(reverse("task_status", args=["no-such-task"]), {"next": "https://evil.example/"})
+    page = client.get(
+        reverse("task_status", args=["no-such-task"]), {"next": "https://evil.example/"}
+    )
     assert page.status_code == 200
     html = page.content.decode()
     # The page's own links and its progress poll carry the safe fallback, not the given URL.
@@ -106,7 +112,10 @@ def test_admin_lists_every_model(admin_client, club, member):
     for name in ["club", "membership", "profile"]:
         response = admin_client.get(reverse(f"admin:tournaments_{name}_changelist"))
         assert response.status_code == 200, name
-    assert admin_client.get(reverse("admin:tournaments_club_change", args=[club.pk])).status_code == 200
+    assert (
+        admin_client.get(reverse("admin:tournaments_club_change", args=[club.pk])).status_code
+        == 200
+    )
 
 
 def test_membership_role_order():

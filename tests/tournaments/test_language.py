@@ -7,7 +7,9 @@ from tournaments.models import Profile
 
 def test_switch_stores_the_choice_for_a_signed_in_person(client, club, member):
     client.force_login(member)
-    response = client.post(reverse("language_set"), {"language": "fi", "next": club.get_absolute_url()})
+    response = client.post(
+        reverse("language_set"), {"language": "fi", "next": club.get_absolute_url()}
+    )
     assert response.status_code == 302
     assert response["Location"] == club.get_absolute_url()
     assert Profile.objects.get(user=member).language == "fi"
@@ -43,11 +45,18 @@ def test_unknown_language_is_refused_politely(client, db):
 
 
 def test_switch_never_redirects_off_site(client, db):
-    response = client.post(reverse("language_set"), {"language": "fi", "next": "https://evil.example/"})
+    response = client.post(
+        reverse("language_set"), {"language": "fi", "next": "https://evil.example/"}
+    )
     assert response["Location"] == reverse("home")
 
 
 def test_every_page_has_the_switcher(client, club, member):
     client.force_login(member)
-    for url in ["/", club.get_absolute_url(), reverse("club_members", args=[club.slug]), reverse("login")]:
+    for url in [
+        "/",
+        club.get_absolute_url(),
+        reverse("club_members", args=[club.slug]),
+        reverse("login"),
+    ]:
         assert 'name="language"' in client.get(url).content.decode(), url

@@ -16,4 +16,6 @@ class Command(BaseCommand):
         self.stdout.write("Demo accounts (password = user name):")
         for username, full_name, role, is_admin in DEMO_USERS:
             extra = ", site admin" if is_admin else ""
-            self.stdout.write(f"  {username:<9} password {username:<9} {role.label} ({full_name}{extra})")
+            self.stdout.write(
+                f"  {username:<9} password {username:<9} {role.label} ({full_name}{extra})"
+            )

@@ -1,0 +1,23 @@
+from __future__ import annotations
+
+from tournaments.demo import demo_load
+
+
+def test_director_switches_to_finnish_and_sees_the_club_translated(live_server, phone):
+    club = demo_load()
+    phone.goto(f"{live_server.url}/accounts/login/")
+    phone.fill("#id_username", "director")
+    phone.fill("#id_password", "director")
+    phone.click("button[type=submit]")
+    phone.goto(f"{live_server.url}{club.get_absolute_url()}")
+    # The demo club's default is Finnish, but the director has not chosen yet: English browser.
+    phone.select_option("#language-select", "en")
+    phone.wait_for_selector("html[lang=en]")
+    assert phone.get_by_role("button", name="Recount members").is_visible()
+
+    phone.select_option("#language-select", "fi")
+    phone.wait_for_selector("html[lang=fi]")
+    assert phone.url.endswith(club.get_absolute_url())
+    assert phone.get_by_role("button", name="Laske jäsenet uudelleen").is_visible()
+    assert phone.get_by_role("link", name="Näytä jäsenet").is_visible()
+    phone.screenshot(path="/tmp/lappu-club-fi.png")
