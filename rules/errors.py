@@ -30,9 +30,16 @@ class RuleViolation(Exception):
 
     @property
     def message(self) -> str:
-        """The English message with its parameters filled in."""
+        """The English message with its parameters filled in.
+
+        A parameter may itself be a :class:`RuleViolation` (the reason inside a reason, as
+        in "Meld 2: ..."); translate it the same way before filling it in.
+        """
+        params = {
+            k: v.message if isinstance(v, RuleViolation) else v for k, v in self.params.items()
+        }
         try:
-            return self.template % self.params
+            return self.template % params
         except (KeyError, TypeError, ValueError):
             # A broken template is a bug, but the player must still see something readable.
             return self.template
@@ -78,6 +85,8 @@ class RuleViolation(Exception):
 
 
 def _jsonable(value: object) -> object:
+    if isinstance(value, RuleViolation):
+        return value.to_dict()
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, list | tuple):

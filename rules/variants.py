@@ -122,6 +122,8 @@ class Variant:
     cards_dealt: tuple[int, ...]
     penalty_table: dict[str, int] = field(hash=False)
     buy_cap: int | None = None
+    runs_must_not_continue: bool = False
+    stock_out_ends_deal: bool = False
     allow_points_entry: bool = True
     require_laydown: bool = False
     ravaytys_bonus: int = 0
@@ -261,6 +263,7 @@ def _defaults(variant_id: str) -> dict[str, Any]:
             "cards_dealt": (11, 11, 12, 11, 12, 11, 11, 11),
             "penalty_table": dict(_CONTRACT_PENALTIES),
             "buy_cap": None,
+            "runs_must_not_continue": True,
         }
     if variant_id == "rutupeli":
         return {
@@ -291,6 +294,7 @@ def _defaults(variant_id: str) -> dict[str, Any]:
             "cards_dealt": (12,) * 7,
             "penalty_table": {**_CONTRACT_PENALTIES, "BLACK_TWO": 5},
             "buy_cap": 3,
+            "stock_out_ends_deal": True,
         }
     if variant_id == "gin_romi":
         return {
@@ -588,6 +592,22 @@ def describe_options(variant: Variant) -> list[tuple[str, str]]:
                 _("at most %(count)d buys per player per deal") % {"count": v.buy_cap}
                 if v.buy_cap is not None
                 else _("no limit"),
+            )
+        )
+        rows.append(
+            (
+                _("Runs of one suit in a laydown"),
+                _("may overlap or leave a gap, but may not continue each other")
+                if v.runs_must_not_continue
+                else _("may also continue each other"),
+            )
+        )
+        rows.append(
+            (
+                _("Stock used up"),
+                _("the deal ends and everyone scores its hand")
+                if v.stock_out_ends_deal
+                else _("the discards are shuffled into a new stock"),
             )
         )
         rows.append(
