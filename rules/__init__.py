@@ -1,10 +1,26 @@
-"""The referee: cards, melds, contracts, penalties and deal scoring for every variant."""
+"""The referee: cards, melds, contracts, penalties and deal scoring for every variant.
+
+Pure Python, no Django. The site, the command line (``python -m rules``) and the tests all
+ask the same functions::
+
+    >>> import rules
+    >>> variant = rules.get_variant("ravaytys")
+    >>> rules.format_cards(rules.parse_cards("pata-5-8 JK"))
+    '5S 6S 7S 8S JK'
+    >>> rules.price_text(rules.get_variant("rutupeli"), "A K 7 7")
+    40
+"""
 
 from __future__ import annotations
 
 from rules.cards import JOKER, Card, Suit, full_deck
+from rules.contracts import check_contract, check_contract_text
 from rules.errors import RulesError, RuleViolation
+from rules.melds import meld_readings, validate_meld
+from rules.notation import format_cards, parse_card, parse_cards, parse_ranks
+from rules.penalties import Hand, check_feasible, hand_from_text, price_hand, price_text
 from rules.results import Arrangement, DealScore, Meld, MeldKind, TableStanding
+from rules.scoring import parse_entry, score_deal, table_standing
 from rules.variants import VARIANT_IDS, Contract, Variant, describe_options, get_variant
 
 __all__ = [
@@ -14,6 +30,7 @@ __all__ = [
     "Card",
     "Contract",
     "DealScore",
+    "Hand",
     "Meld",
     "MeldKind",
     "RuleViolation",
@@ -21,7 +38,22 @@ __all__ = [
     "Suit",
     "TableStanding",
     "Variant",
+    "check_contract",
+    "check_contract_text",
+    "check_feasible",
     "describe_options",
+    "format_cards",
     "full_deck",
     "get_variant",
+    "hand_from_text",
+    "meld_readings",
+    "parse_card",
+    "parse_cards",
+    "parse_entry",
+    "parse_ranks",
+    "price_hand",
+    "price_text",
+    "score_deal",
+    "table_standing",
+    "validate_meld",
 ]

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from rules.errors import RuleViolation
 from rules.i18n import _
 
-__all__ = ["JOKER", "RANK_CODES", "Card", "Suit", "full_deck", "rank_code"]
+__all__ = ["JOKER", "RANK_CODES", "Card", "Suit", "card_of", "full_deck", "rank_code"]
 
 
 class Suit(enum.StrEnum):
@@ -115,6 +115,14 @@ class Card:
 
 
 JOKER = Card(0, None)
+
+_INTERNED: dict[tuple[int, Suit | None], Card] = {(0, None): JOKER}
+_INTERNED.update({(r, s): Card(r, s) for s in Suit for r in range(1, 14)})
+
+
+def card_of(rank: int, suit: Suit | None) -> Card:
+    """The card ``rank`` of ``suit`` (0 and None for a joker), without building a new one."""
+    return _INTERNED[(rank, suit)]
 
 
 def full_deck(decks: int, jokers: int) -> list[Card]:

@@ -26,7 +26,12 @@ class RuleViolation(Exception):
         self.params = dict(params)
         self.code = code
         self.field = field
-        super().__init__(self.message)
+        # The message is built only when shown: the engine raises and catches many of these
+        # while it tries the readings of a meld.
+        super().__init__(template)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild, (self.template, self.code, self.field, self.params))
 
     @property
     def message(self) -> str:
@@ -92,6 +97,12 @@ def _jsonable(value: object) -> object:
     if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
     return str(value)
+
+
+def _rebuild(
+    template: str, code: str, field: str | None, params: dict[str, object]
+) -> RuleViolation:
+    return RuleViolation(template, code=code, field=field, **params)
 
 
 class RulesError(Exception):

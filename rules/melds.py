@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from rules.cards import Card, Suit
+from rules.cards import Card, Suit, card_of
 from rules.errors import RuleViolation
 from rules.i18n import _
 from rules.results import Meld, MeldKind
@@ -139,7 +139,7 @@ def _set_reading(
         # Name the suit the set has fewest of, so the reading stays possible with the decks.
         suit = min(_SUIT_ORDER, key=lambda s: (used[s], _SUIT_ORDER.index(s)))
         used[suit] += 1
-        represents.append(Card(rank, suit))
+        represents.append(card_of(rank, suit))
     return Meld(MeldKind.SET, tuple(naturals + wilds), tuple(represents))
 
 
@@ -195,7 +195,7 @@ def _run_readings(
                     represents.append(natural)
                 else:
                     cards.append(next(pool))
-                    represents.append(Card(rank, suit))
+                    represents.append(card_of(rank, suit))
             readings.append(Meld(MeldKind.RUN, tuple(cards), tuple(represents)))
     if readings:
         return readings
@@ -305,12 +305,14 @@ def _runs(variant: Variant, fixed: list[Card], jokers: list[Card], twos: list[Ca
                 readings.extend(_run_readings(variant, suit, naturals, wilds))
             except RuleViolation as err:
                 first_error = first_error or err
-    if readings:
+    if readings and any(t.suit in suits for t in twos):
         # A black two read as a wild standing for itself is the natural reading again.
         unique: dict[tuple[tuple[Card, ...], tuple[Card, ...]], Meld] = {}
         for meld in readings:
             unique.setdefault((meld.cards, meld.represents), meld)
         return list(unique.values())
+    if readings:
+        return readings
     assert first_error is not None
     raise first_error
 
@@ -345,7 +347,9 @@ def meld_readings(
     set_error: RuleViolation | None = None
     run_error: RuleViolation | None = None
     readings: list[Meld] = []
-    if wanted in (None, MeldKind.SET):
+    # Cards of several ranks are no set; asking only costs time, so skip it when a run fits.
+    one_rank = len({c.rank for c in fixed}) <= 1
+    if wanted in (None, MeldKind.SET) and one_rank:
         try:
             readings.append(_set_reading(variant, cards, fixed, jokers, twos))
         except RuleViolation as err:
@@ -357,6 +361,11 @@ def meld_readings(
             run_error = err
     if readings:
         return readings
+    if wanted in (None, MeldKind.SET) and not one_rank:
+        try:
+            _set_reading(variant, cards, fixed, jokers, twos)
+        except RuleViolation as err:
+            set_error = err
     if set_error is None:
         assert run_error is not None
         raise run_error

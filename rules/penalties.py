@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -166,34 +165,35 @@ def check_feasible(
     typed without suits more often than the decks hold of that rank. The violation's
     ``field`` is the entry of ``fields`` for the hand where the surplus card appears.
     """
-    seen: Counter[Card] = Counter()
-    ranks: Counter[int] = Counter()
+    seen: dict[Card, int] = {}
+    ranks: dict[int, int] = {}
+    per_rank = 4 * variant.decks
     for index, raw in enumerate(hands):
         hand = raw if isinstance(raw, Hand) else Hand(tuple(raw))
         field = fields[index] if fields is not None else None
         _no_jokers_check(variant, hand.cards, field)
         for card in hand.cards:
-            seen[card] += 1
-            if card.is_joker:
-                if seen[card] > variant.jokers:
+            count = seen[card] = seen.get(card, 0) + 1
+            if card.suit is None:
+                if count > variant.jokers:
                     raise RuleViolation(
                         _("Impossible cards: %(count)d jokers in a game with %(jokers)d."),
                         code="too_many_copies",
                         field=field,
-                        count=seen[card],
+                        count=count,
                         jokers=variant.jokers,
                         card=card.label,
                     )
                 continue
-            ranks[card.rank] += 1
-            if seen[card] > variant.decks:
-                raise _too_many(variant, seen[card], card.label, field)
-            if ranks[card.rank] > 4 * variant.decks:
-                raise _too_many(variant, ranks[card.rank], RANK_CODES[card.rank], field)
+            if count > variant.decks:
+                raise _too_many(variant, count, card.label, field)
+            in_rank = ranks[card.rank] = ranks.get(card.rank, 0) + 1
+            if in_rank > per_rank:
+                raise _too_many(variant, in_rank, RANK_CODES[card.rank], field)
         for rank in hand.loose:
-            ranks[rank] += 1
-            if ranks[rank] > 4 * variant.decks:
-                raise _too_many(variant, ranks[rank], RANK_CODES[rank], field)
+            in_rank = ranks[rank] = ranks.get(rank, 0) + 1
+            if in_rank > per_rank:
+                raise _too_many(variant, in_rank, RANK_CODES[rank], field)
 
 
 def _too_many(variant: Variant, count: int, label: str, field: str | None) -> RuleViolation:

@@ -1,0 +1,454 @@
+"""Deal entry and scoring for the contract games, Räväytys and Rutupeli.
+
+An entry travels as a JSON-like dict, as it was typed::
+
+    {"out": 2,                      # seat that went out; None when Rutupeli's stock ran out
+     "players": [{"cards": "AS K 7 7", "points": None, "buys": 1}, ...],   # one per seat
+     "laydown": ["H3 H4 JK H6", "S7-10"],   # the winner's melds, optional
+     "ravaytys": True}              # Räväytys only: went out in one turn, optional
+
+Fields in violations count list indexes from 0 (``players.2.cards`` is seat 2, the third
+seat; ``laydown.0`` the first meld), the way the entry dict addresses them; messages count
+melds and seats from 1, the way players do.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rules.cards import Card
+from rules.contracts import check_contract
+from rules.errors import RulesError, RuleViolation
+from rules.i18n import _
+from rules.notation import cards_from_value
+from rules.penalties import Hand, check_feasible, hand_from_value, price_breakdown
+from rules.results import DealScore, TableStanding
+from rules.variants import Variant
+
+__all__ = ["ContractEntry", "PlayerEntry", "parse_entry", "score_deal", "standing"]
+
+_ENTRY_KEYS = frozenset({"out", "players", "laydown", "ravaytys"})
+_PLAYER_KEYS = frozenset({"cards", "points", "buys"})
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """One seat's line of a deal: the cards left (or their points) and the buys made."""
+
+    hand: Hand | None
+    points: int | None
+    buys: int
+
+
+@dataclass(frozen=True)
+class ContractEntry:
+    """A whole table's entry for deal ``number`` of a contract game."""
+
+    number: int
+    out: int | None
+    players: tuple[PlayerEntry, ...]
+    laydown: tuple[tuple[Card, ...], ...] | None
+    ravaytys: bool
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bad_entry(field: str | None, what: str) -> RuleViolation:
+    return RuleViolation(
+        _("The score entry is malformed at %(where)s."),
+        code="bad_entry",
+        field=field,
+        where=what,
+    )
+
+
+def _require_contract_game(variant: Variant) -> None:
+    if not variant.is_contract_game:
+        raise RulesError(f"{variant.id} is not a contract game")
+
+
+def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> ContractEntry:
+    """Check the shape of a deal entry and read its cards.
+
+    Raises :class:`RuleViolation` with ``field`` set (``"out"``, ``"players.1.cards"``,
+    ``"players.0.buys"``, ``"laydown.2"``) for anything a person must correct.
+    """
+    _require_contract_game(variant)
+    variant.contract(number)
+    if not isinstance(data, Mapping):
+        raise _bad_entry(None, "entry")
+    for key in data:
+        if key not in _ENTRY_KEYS:
+            raise _bad_entry(str(key), str(key))
+
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list | tuple):
+        raise _bad_entry("players", "players")
+    if not variant.min_players <= len(raw_players) <= variant.max_players:
+        raise RuleViolation(
+            _("%(game)s is played by %(min)d to %(max)d players; this entry has %(count)d."),
+            code="player_count",
+            field="players",
+            game=variant.name,
+            min=variant.min_players,
+            max=variant.max_players,
+            count=len(raw_players),
+        )
+    players = tuple(_parse_player(variant, seat, raw) for seat, raw in enumerate(raw_players))
+
+    if "out" not in data:
+        raise RuleViolation(_("Say who went out."), code="out_missing", field="out")
+    out = data["out"]
+    if out is None:
+        if not variant.stock_out_ends_deal:
+            raise RuleViolation(
+                _("In %(game)s a deal ends only when a player goes out: say who it was."),
+                code="out_missing",
+                field="out",
+                game=variant.name,
+            )
+    elif not _is_int(out) or not 0 <= int(str(out)) < len(players):
+        raise RuleViolation(
+            _('"%(token)s" is not a seat at this table: expected a seat from 1 to %(count)d.'),
+            code="bad_seat",
+            field="out",
+            token=str(out),
+            count=len(players),
+        )
+    out_seat = None if out is None else int(str(out))
+
+    ravaytys = data.get("ravaytys", False)
+    if not isinstance(ravaytys, bool):
+        raise _bad_entry("ravaytys", "ravaytys")
+    if ravaytys and variant.id != "ravaytys":
+        raise RuleViolation(
+            _("Going out at once is recorded only in Räväytys."),
+            code="bad_entry",
+            field="ravaytys",
+            where="ravaytys",
+        )
+    if ravaytys and out_seat is None:
+        raise RuleViolation(
+            _("A räväytys needs the player who went out."),
+            code="out_missing",
+            field="out",
+        )
+
+    laydown = _parse_laydown(variant, data.get("laydown"))
+    if laydown is not None and out_seat is None:
+        raise RuleViolation(
+            _("A laydown belongs to the player who went out, and nobody did."),
+            code="bad_entry",
+            field="laydown",
+            where="laydown",
+        )
+    if laydown is None and out_seat is not None and variant.require_laydown:
+        raise RuleViolation(
+            _("Enter the melds of the player who went out."),
+            code="laydown_required",
+            field="laydown",
+        )
+    return ContractEntry(number, out_seat, players, laydown, ravaytys)
+
+
+def _parse_player(variant: Variant, seat: int, raw: object) -> PlayerEntry:
+    where = f"players.{seat}"
+    if not isinstance(raw, Mapping):
+        raise _bad_entry(where, where)
+    for key in raw:
+        if key not in _PLAYER_KEYS:
+            raise _bad_entry(f"{where}.{key}", f"{where}.{key}")
+    hand: Hand | None = None
+    cards = raw.get("cards")
+    if cards is not None:
+        try:
+            hand = hand_from_value(variant, cards)
+        except RuleViolation as err:
+            raise err.at(f"{where}.cards") from None
+    points = raw.get("points")
+    if points is not None:
+        if not variant.allow_points_entry:
+            raise RuleViolation(
+                _("Enter the cards left in the hand; %(game)s prices them itself."),
+                code="points_not_allowed",
+                field=f"{where}.points",
+                game=variant.name,
+            )
+        if not _is_int(points) or int(str(points)) < 0:
+            raise RuleViolation(
+                _('"%(token)s" is not a number of penalty points: expected 0 or more.'),
+                code="bad_points",
+                field=f"{where}.points",
+                token=str(points),
+            )
+    buys = raw.get("buys", 0)
+    if buys is None:
+        buys = 0
+    if not _is_int(buys) or int(str(buys)) < 0:
+        raise RuleViolation(
+            _('"%(token)s" is not a number of buys: expected 0 or more.'),
+            code="bad_buys",
+            field=f"{where}.buys",
+            token=str(buys),
+        )
+    buys = int(str(buys))
+    if variant.buy_cap is not None and buys > variant.buy_cap:
+        raise RuleViolation(
+            _("At most %(cap)d buys per player in a deal of %(game)s; seat %(seat)d has %(buys)d."),
+            code="too_many_buys",
+            field=f"{where}.buys",
+            cap=variant.buy_cap,
+            game=variant.name,
+            seat=seat + 1,
+            buys=buys,
+        )
+    return PlayerEntry(hand, None if points is None else int(str(points)), buys)
+
+
+def _parse_laydown(variant: Variant, raw: object) -> tuple[tuple[Card, ...], ...] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list | tuple):
+        raise _bad_entry("laydown", "laydown")
+    melds: list[tuple[Card, ...]] = []
+    for index, value in enumerate(raw):
+        try:
+            melds.append(tuple(cards_from_value(value)))
+        except RuleViolation as err:
+            raise err.at(f"laydown.{index}") from None
+    return tuple(melds)
+
+
+def _card_values(variant: Variant) -> list[int]:
+    table = variant.penalty_table
+    keys = ["A", *(str(r) for r in range(2, 11)), "J", "Q", "K"]
+    if variant.jokers:
+        keys.append("JOKER")
+    if variant.wild_black_twos:
+        keys.append("BLACK_TWO")
+    return [table[k] for k in keys]
+
+
+def max_hand_size(variant: Variant, number: int, buys: int) -> int:
+    """The most cards a hand can hold at the end of deal ``number``.
+
+    The cards dealt, one more (the dealer's extra card, or a drawn card not yet
+    discarded), and two per buy (the bought card and the penalty card).
+    """
+    return variant.cards_dealt[number - 1] + 1 + 2 * buys
+
+
+def _check_points(variant: Variant, number: int, seat: int, points: int, buys: int) -> None:
+    values = _card_values(variant)
+    field = f"players.{seat}.points"
+    most = max_hand_size(variant, number, buys) * max(values)
+    if points > most:
+        raise RuleViolation(
+            _(
+                "%(points)d penalty points is more than a hand can hold: "
+                "at most %(max)d in deal %(deal)d with %(buys)d buys."
+            ),
+            code="implausible_points",
+            field=field,
+            points=points,
+            max=most,
+            deal=number,
+            buys=buys,
+        )
+    positive = [v for v in values if v > 0]
+    least = min(positive) if positive else 0
+    step = math.gcd(*values)
+    if points < least or (step and points % step):
+        raise RuleViolation(
+            _(
+                "%(points)d penalty points cannot be made from cards worth %(values)s; "
+                "a hand left holds at least one card."
+            ),
+            code="implausible_points",
+            field=field,
+            points=points,
+            values=", ".join(str(v) for v in sorted(set(values))),
+        )
+
+
+def score_deal(variant: Variant, entry: ContractEntry) -> DealScore:
+    """Score a parsed deal: the player out scores 0, everyone else the penalty of its hand.
+
+    Raises :class:`RuleViolation` for an impossible deal: cards left by the player who went
+    out, a hand with no cards or too many, points that no hand could make, cards that
+    disagree with the points given, more copies of a card than the decks hold, or a laydown
+    that does not meet the deal's contract.
+    """
+    _require_contract_game(variant)
+    number = entry.number
+    points: list[int] = []
+    hands: list[Hand] = []
+    fields: list[str | None] = []
+    for seat, player in enumerate(entry.players):
+        where = f"players.{seat}"
+        hand = player.hand
+        if hand is not None:
+            hands.append(hand)
+            fields.append(f"{where}.cards")
+        if seat == entry.out:
+            if hand is not None and len(hand):
+                raise RuleViolation(
+                    _("Seat %(seat)d went out, so it has no cards left."),
+                    code="out_has_cards",
+                    field=f"{where}.cards",
+                    seat=seat + 1,
+                )
+            if player.points:
+                raise RuleViolation(
+                    _("Seat %(seat)d went out, so it has no penalty points."),
+                    code="out_has_cards",
+                    field=f"{where}.points",
+                    seat=seat + 1,
+                )
+            points.append(-variant.ravaytys_bonus if entry.ravaytys else 0)
+            continue
+        if hand is None and player.points is None:
+            raise RuleViolation(
+                _("Enter the cards left in seat %(seat)d's hand, or their points."),
+                code="penalty_missing",
+                field=f"{where}.cards",
+                seat=seat + 1,
+            )
+        if hand is not None:
+            if not len(hand):
+                raise RuleViolation(
+                    _("Seat %(seat)d has no cards left, but only the player who went out can."),
+                    code="empty_hand",
+                    field=f"{where}.cards",
+                    seat=seat + 1,
+                )
+            most = max_hand_size(variant, number, player.buys)
+            if len(hand) > most:
+                raise RuleViolation(
+                    _(
+                        "Seat %(seat)d has %(count)d cards left, more than a hand can hold "
+                        "in deal %(deal)d with %(buys)d buys (%(max)d)."
+                    ),
+                    code="too_many_cards",
+                    field=f"{where}.cards",
+                    seat=seat + 1,
+                    count=len(hand),
+                    deal=number,
+                    buys=player.buys,
+                    max=most,
+                )
+            priced = sum(value for _label, value in price_breakdown(variant, hand))
+            if player.points is not None and player.points != priced:
+                raise RuleViolation(
+                    _(
+                        "The cards left in seat %(seat)d's hand are worth %(priced)d, not %(points)d."
+                    ),
+                    code="points_mismatch",
+                    field=f"{where}.points",
+                    seat=seat + 1,
+                    priced=priced,
+                    points=player.points,
+                )
+            points.append(priced)
+        else:
+            assert player.points is not None
+            _check_points(variant, number, seat, player.points, player.buys)
+            points.append(player.points)
+
+    melds = entry.laydown or ()
+    check_feasible(
+        variant,
+        [*hands, *melds],
+        [*fields, *(f"laydown.{i}" for i in range(len(melds)))],
+    )
+    if entry.laydown is not None:
+        check_contract(variant, number, entry.laydown)
+
+    flags: dict[str, object] = {
+        "deal": number,
+        "contract": variant.contract(number).describe(),
+        "went_out": entry.out,
+        "stock_exhausted": entry.out is None,
+        "ravaytys": entry.ravaytys,
+        "buys": [p.buys for p in entry.players],
+        "from_cards": [p.hand is not None for p in entry.players],
+    }
+    return DealScore(points=tuple(points), flags=flags)
+
+
+def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableStanding:
+    """Totals and ranking after the deals so far; lowest total first.
+
+    Ties are broken by the variant's ``tie_order`` (by default: fewer points in the last
+    deal, then more deals won by going out); seat order stands in for the tie-break the
+    director records, and such groups are listed in ``extra["tie_unresolved"]``.
+    """
+    _require_contract_game(variant)
+    if len(deals) > len(variant.deals):
+        raise RuleViolation(
+            _("%(game)s has %(count)d deals; there is no deal %(number)d."),
+            code="too_many_deals",
+            field="deals",
+            game=variant.name,
+            count=len(variant.deals),
+            number=len(deals),
+        )
+    totals = [0] * seats
+    won = [0] * seats
+    ravaytys = [0] * seats
+    for deal in deals:
+        if len(deal.points) != seats:
+            raise RulesError(f"deal has {len(deal.points)} scores for {seats} seats")
+        for seat, value in enumerate(deal.points):
+            totals[seat] += value
+        out = deal.flags.get("went_out")
+        if isinstance(out, int) and not isinstance(out, bool) and 0 <= out < seats:
+            won[out] += 1
+            if deal.flags.get("ravaytys") is True:
+                ravaytys[out] += 1
+    last = deals[-1].points if deals else (0,) * seats
+
+    def tie_keys(seat: int) -> tuple[int, ...]:
+        keys: list[int] = []
+        for rule in variant.tie_order:
+            if rule == "last_deal":
+                keys.append(last[seat])
+            elif rule == "deals_won":
+                keys.append(-won[seat])
+        return tuple(keys)
+
+    def sort_key(seat: int) -> tuple[int, ...]:
+        return (totals[seat], *tie_keys(seat), seat)
+
+    ranking = sorted(range(seats), key=sort_key)
+    unresolved: list[list[int]] = []
+    group: list[int] = []
+    for seat in ranking:
+        if group and (totals[group[0]], tie_keys(group[0])) == (totals[seat], tie_keys(seat)):
+            group.append(seat)
+            continue
+        if len(group) > 1:
+            unresolved.append(group)
+        group = [seat]
+    if len(group) > 1:
+        unresolved.append(group)
+
+    finished = len(deals) == len(variant.deals)
+    return TableStanding(
+        totals=tuple(totals),
+        lower_is_better=True,
+        finished=finished,
+        ranking=tuple(ranking),
+        winner=ranking[0] if finished and seats else None,
+        extra={
+            "deals_played": len(deals),
+            "deals_won": won,
+            "ravaytys": ravaytys,
+            "tie_order": list(variant.tie_order),
+            "tie_unresolved": unresolved,
+        },
+    )
