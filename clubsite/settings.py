@@ -71,7 +71,10 @@ TEMPLATES = [
 ]
 
 DATABASES = {
-    "default": parse_database_url(env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"))
+    # An empty DATABASE_URL counts as unset, like every other variable here.
+    "default": parse_database_url(
+        env_str("DATABASE_URL", "") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+    )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -40,7 +40,12 @@ def run_pytest(
     label: str, env_extra: dict[str, str], args: list[str]
 ) -> tuple[int, dict[str, int]]:
     report = Path(tempfile.mkstemp(prefix="lappu-junit-", suffix=".xml")[1])
-    env = {**os.environ, **env_extra}
+    # An empty value means "not set": the settings then fall back to SQLite / eager Celery.
+    env = {
+        key: value
+        for key, value in {**os.environ, **env_extra}.items()
+        if value != "" or key not in env_extra
+    }
     print(f"\n=== {label} ===", flush=True)
     cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={report}", *args]
     code = subprocess.call(cmd, cwd=ROOT, env=env)

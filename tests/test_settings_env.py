@@ -84,7 +84,9 @@ def test_env_int_and_list_and_str():
 
 def _manage(env_extra: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     env = {
-        key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ALLOW_ASYNC_UNSAFE"}
     }
     env.update(env_extra)
     return subprocess.run(

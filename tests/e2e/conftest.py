@@ -10,10 +10,6 @@ import pytest
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
-# Playwright's sync API runs an event loop in this thread; Django's ORM would refuse to run
-# beside it. The test process is the only client, so the guard protects nothing here.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
@@ -31,14 +27,21 @@ def browser():
         pytest.skip(message)
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API runs an event loop in this thread; Django's ORM would refuse to
+    # run beside it. The test process is the only client, so the guard protects nothing here.
+    # Set only while the browser lives, so no subprocess of another test inherits it.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
             headless=True,
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
         )
-        yield browser
-        browser.close()
+        try:
+            yield browser
+        finally:
+            browser.close()
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
 @pytest.fixture
