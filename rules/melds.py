@@ -372,6 +372,13 @@ def meld_readings(
     if run_error is None:
         raise set_error
     if set_error.code == "set_mixed_ranks" and run_error.code == "run_mixed_suits":
+        # Report the kind most of the cards point at; a draw gets the general answer.
+        same_rank = max(Counter(c.rank for c in fixed).values())
+        same_suit = max(Counter(c.suit for c in fixed).values())
+        if same_rank > same_suit:
+            raise set_error
+        if same_suit > same_rank:
+            raise run_error
         raise RuleViolation(
             _(
                 "Not a meld: a set is cards of one rank and a run is cards of one suit "

@@ -9,6 +9,9 @@ Accepted (case-insensitive, separated by spaces or commas):
   queen) next to a suit, e.g. ``BH`` or ``DS``;
 * runs: ``pata-5-6-7-8`` (a list), ``risti 5-8`` or ``♥J-A`` (two ends: every card between
   them), ``♥3-4-JK-6`` (a joker inside a list stays a joker);
+* ``D`` is diamonds, except where it can only be the rank dáma (queen): right after a
+  suit (``kőr D``), inside a run after its suit, or where a suit already holds and no rank
+  follows;
 * a suit word on its own gives its suit to the bare ranks that follow it
   (``risti 5 6 7 8``), up to the first card that has its own suit;
 * rank sets ``777``, ``QQQ``: ranks without suits.
@@ -229,6 +232,13 @@ def _chain(token: str, position: int, context: Suit | None) -> tuple[list[Parsed
             raise _suit_without_rank(token, position)
     elif pieces[0][1][0] == "card":
         suit = pieces[0][1][2]
+    # After the suit, "D" can only be the Hungarian dáma.
+    pieces = [
+        (part, ("rank", _RANKS[_norm(part)], None))
+        if piece[0] == "suit" and _norm(part) in _RANKS
+        else (part, piece)
+        for part, piece in pieces
+    ]
     if any(kind == "suit" for _part, (kind, _r, _s) in pieces):
         bad = next(part for part, (kind, _r, _s) in pieces if kind == "suit")
         raise _suit_without_rank(bad, position)
@@ -267,6 +277,13 @@ def parse_tokens(text: str) -> list[ParsedCard]:
     pending_suit: tuple[str, int] | None = None  # a lone suit still waiting for its rank
     for position, token in enumerate(tokens, 1):
         piece = _piece(token) if "-" not in token else None
+        if piece is not None and piece[0] == "suit" and _norm(token) in _RANKS:
+            # "D" is diamonds or, in Hungarian, dáma. Right after a suit, or where a suit
+            # already holds and no rank follows to take a new suit, it is the rank.
+            following = _piece(tokens[position]) if position < len(tokens) else None
+            takes_suit = following is not None and following[0] == "rank"
+            if pending_suit is not None or (context is not None and not takes_suit):
+                piece = ("rank", _RANKS[_norm(token)], None)
         if piece is not None and piece[0] == "suit":
             if pending_suit is not None:
                 raise _suit_without_rank(*pending_suit)

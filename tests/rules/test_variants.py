@@ -1,0 +1,276 @@
+"""The four variants as data: RULES.md's defaults, options and serialisation."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules import VARIANT_IDS, Contract, RuleViolation, describe_options, get_variant
+from rules.cards import Card, Suit
+from rules.variants import PENALTY_KEYS, Variant
+
+S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS
+
+
+def contracts(text: str) -> tuple[Contract, ...]:
+    """ "2s 3s 1r1s" -> contracts."""
+    out = []
+    for item in text.split():
+        sets = runs = 0
+        for count, kind in zip(item[::2], item[1::2], strict=True):
+            if kind == "s":
+                sets = int(count)
+            else:
+                runs = int(count)
+        out.append(Contract(sets=sets, runs=runs))
+    return tuple(out)
+
+
+def test_ravaytys_deals_contracts_and_cards() -> None:
+    v = get_variant("ravaytys")
+    assert v.deals == contracts("2s 3s 4s 2r 3r 1r1s 2r1s 2s1r")
+    assert v.cards_dealt == (11, 11, 12, 11, 12, 11, 11, 11)
+    assert (v.min_players, v.max_players) == (3, 6)
+    assert (v.decks, v.jokers) == (2, 4)
+
+
+def test_rutupeli_games_contracts_and_cards() -> None:
+    v = get_variant("rutupeli")
+    assert v.deals == contracts("2s 1r1s 2r 2s1r 2r1s 3s 3r")
+    assert v.cards_dealt == (12,) * 7
+    assert (v.decks, v.jokers) == (2, 0)
+    assert v.buy_cap == 3
+    assert v.stock_out_ends_deal
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "field", "value"),
+    [
+        # Melds.
+        ("ravaytys", "min_run", 4),
+        ("rutupeli", "min_run", 4),
+        ("gin_romi", "min_run", 3),
+        ("tizlapos_romi", "min_run", 3),
+        ("ravaytys", "min_set", 3),
+        ("rutupeli", "min_set", 3),
+        ("gin_romi", "max_set", 4),
+        ("gin_romi", "set_suits_distinct", True),
+        ("ravaytys", "max_set", None),
+        ("ravaytys", "set_suits_distinct", False),
+        # Ace.
+        ("ravaytys", "ace_low", True),
+        ("ravaytys", "ace_high", True),
+        ("rutupeli", "ace_high", True),
+        ("gin_romi", "ace_low", True),
+        ("gin_romi", "ace_high", False),
+        ("tizlapos_romi", "ace_high", True),
+        # Wild cards.
+        ("ravaytys", "wild_jokers", True),
+        ("ravaytys", "wild_black_twos", True),
+        ("rutupeli", "wild_jokers", False),
+        ("rutupeli", "wild_black_twos", False),
+        ("gin_romi", "wild_jokers", False),
+        ("tizlapos_romi", "wild_jokers", True),
+        ("tizlapos_romi", "wild_black_twos", False),
+        ("ravaytys", "max_wild_ratio_half", True),
+        # Decks.
+        ("gin_romi", "decks", 1),
+        ("gin_romi", "jokers", 0),
+        ("tizlapos_romi", "decks", 2),
+        ("tizlapos_romi", "jokers", 4),
+        # Players.
+        ("gin_romi", "max_players", 2),
+        ("tizlapos_romi", "max_players", 6),
+        # Buying and contracts.
+        ("ravaytys", "buy_cap", None),
+        ("ravaytys", "runs_must_not_continue", True),
+        ("ravaytys", "ravaytys_bonus", 0),
+        ("ravaytys", "stock_out_ends_deal", False),
+        # Scoring constants.
+        ("gin_romi", "gin_target", 150),
+        ("gin_romi", "gin_bonus_undercut", 25),
+        ("gin_romi", "gin_bonus_romi", 25),
+        ("gin_romi", "gin_settle_per_deal", 25),
+        ("gin_romi", "gin_settle_game", 150),
+        ("gin_romi", "gin_settle_shutout", 150),
+        ("gin_romi", "gin_spade_doubles", False),
+        ("tizlapos_romi", "tiz_knock_cards", (2, 3)),
+        ("tizlapos_romi", "tiz_romi_deduction", 10),
+        ("tizlapos_romi", "tiz_elimination", 100),
+        ("tizlapos_romi", "tiz_reentry_units", 3),
+        ("tizlapos_romi", "tiz_romi_units", 2),
+        ("tizlapos_romi", "tiz_knock_units", 1),
+        ("tizlapos_romi", "tiz_last_survivor_units", 10),
+        ("tizlapos_romi", "tiz_joker_penalty", 20),
+        ("tizlapos_romi", "tiz_special_royal", 50),
+        ("tizlapos_romi", "tiz_special_piccolo", 25),
+        ("tizlapos_romi", "tiz_special_flush", 25),
+        ("tizlapos_romi", "tiz_kis_buli", False),
+    ],
+)
+def test_defaults(variant_id: str, field: str, value: object) -> None:
+    assert getattr(get_variant(variant_id), field) == value
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "table"),
+    [
+        ("rutupeli", {"A": 20, "2": 5, "9": 5, "10": 10, "J": 10, "Q": 10, "K": 10}),
+        (
+            "ravaytys",
+            {"A": 20, "2": 5, "5": 5, "9": 5, "10": 10, "K": 10, "JOKER": 50, "BLACK_TWO": 20},
+        ),
+        ("gin_romi", {"A": 1, "2": 2, "7": 7, "10": 10, "J": 10, "Q": 10, "K": 10}),
+        ("tizlapos_romi", {"A": 10, "J": 10, "Q": 10, "K": 10, "2": 2, "9": 9, "JOKER": 20}),
+    ],
+)
+def test_penalty_tables(variant_id: str, table: dict[str, int]) -> None:
+    v = get_variant(variant_id)
+    assert set(v.penalty_table) == set(PENALTY_KEYS)
+    for key, points in table.items():
+        assert v.penalty_table[key] == points
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "card", "wild"),
+    [
+        ("ravaytys", Card(0, None), True),
+        ("ravaytys", Card(2, S), True),
+        ("ravaytys", Card(2, C), True),
+        ("ravaytys", Card(2, H), False),
+        ("ravaytys", Card(3, S), False),
+        ("tizlapos_romi", Card(0, None), True),
+        ("tizlapos_romi", Card(2, S), False),
+        ("rutupeli", Card(2, S), False),
+        ("gin_romi", Card(2, C), False),
+    ],
+)
+def test_which_cards_are_wild(variant_id: str, card: Card, wild: bool) -> None:
+    assert get_variant(variant_id).is_wild(card) is wild
+
+
+@pytest.mark.parametrize("variant_id", VARIANT_IDS)
+def test_round_trip_through_json(variant_id: str) -> None:
+    v = get_variant(variant_id)
+    stored = json.loads(json.dumps(v.to_dict()))
+    assert Variant.from_dict(stored) == v
+    hash(v)
+
+
+def test_options_change_defaults_and_survive_storage() -> None:
+    v = get_variant(
+        "ravaytys",
+        buy_cap=2,
+        ace_high=False,
+        penalty_table={"JOKER": 25},
+        deals=[{"sets": 2}, [0, 2]],
+        cards_dealt=[10, 10],
+        tie_order=["deals_won", "seat"],
+    )
+    assert v.buy_cap == 2
+    assert not v.ace_high
+    assert v.penalty_table["JOKER"] == 25
+    assert v.penalty_table["A"] == 20
+    assert v.deals == (Contract(2, 0), Contract(0, 2))
+    assert Variant.from_dict(json.loads(json.dumps(v.to_dict()))) == v
+    assert v != get_variant("ravaytys")
+
+
+def test_stored_variant_keeps_its_values_and_fills_new_settings() -> None:
+    stored = get_variant("rutupeli", buy_cap=5).to_dict()
+    del stored["tie_order"]  # a setting added after the event was stored
+    v = Variant.from_dict(stored)
+    assert v.buy_cap == 5
+    assert v.tie_order == get_variant("rutupeli").tie_order
+
+
+def test_joker_penalty_is_one_setting_in_tizlapos() -> None:
+    v = get_variant("tizlapos_romi", tiz_joker_penalty=15)
+    assert v.penalty_table["JOKER"] == 15
+    w = get_variant("tizlapos_romi", penalty_table={"JOKER": 30})
+    assert w.tiz_joker_penalty == 30
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"colour": "red"}, "colour"),
+        ({"id": "gin_romi"}, "id"),
+        ({"decks": "2"}, "decks"),
+        ({"decks": True}, "decks"),
+        ({"decks": -1}, "decks"),
+        ({"decks": 0}, "decks"),
+        ({"wild_jokers": 1}, "wild_jokers"),
+        ({"buy_cap": 2.5}, "buy_cap"),
+        ({"penalty_table": {"Z": 3}}, "penalty_table"),
+        ({"penalty_table": {"A": -3}}, "penalty_table"),
+        ({"penalty_table": [1, 2]}, "penalty_table"),
+        ({"deals": [{"sets": 2, "pairs": 1}]}, "deals"),
+        ({"deals": [{"sets": 0, "runs": 0}]}, "deals"),
+        ({"deals": [[2, 0]]}, "cards_dealt"),
+        ({"tie_order": ["coin"]}, "tie_order"),
+        ({"ace_low": False, "ace_high": False}, "ace_high"),
+        ({"min_players": 7}, "min_players"),
+        ({"max_set": 2}, "max_set"),
+        ({"tiz_knock_cards": [2, 14]}, "tiz_knock_cards"),
+    ],
+)
+def test_bad_options_are_refused(options: dict[str, object], field: str) -> None:
+    with pytest.raises(RuleViolation) as info:
+        get_variant("ravaytys", **options)
+    assert info.value.code == "bad_option"
+    assert info.value.field == field
+
+
+def test_unknown_variant() -> None:
+    with pytest.raises(RuleViolation) as info:
+        get_variant("canasta")
+    assert info.value.code == "bad_variant"
+    assert "canasta" in str(info.value)
+
+
+def test_from_dict_needs_an_id() -> None:
+    with pytest.raises(RuleViolation):
+        Variant.from_dict({"decks": 2})
+
+
+def test_contract_lookup() -> None:
+    v = get_variant("ravaytys")
+    assert v.contract(6) == Contract(sets=1, runs=1)
+    assert v.contract(8).describe() == "2 sets + 1 run"
+    assert v.contract(7).describe() == "2 runs + 1 set"
+    assert v.contract(1).describe() == "2 sets"
+    assert v.contract(6).describe() == "1 run + 1 set"
+    for bad in (0, 9):
+        with pytest.raises(RuleViolation) as info:
+            v.contract(bad)
+        assert info.value.code == "bad_deal"
+
+
+@pytest.mark.parametrize("variant_id", VARIANT_IDS)
+def test_rules_page_describes_every_option_in_words(variant_id: str) -> None:
+    rows = describe_options(get_variant(variant_id))
+    assert all(label and value for label, value in rows)
+    text = "\n".join(f"{label}: {value}" for label, value in rows)
+    assert "Card values" in text
+    if variant_id == "ravaytys":
+        assert "Deal 3: 4 sets, 12 cards each" in text
+        assert "jokers and black twos" in text
+        assert "may not continue each other" in text
+    if variant_id == "rutupeli":
+        assert "at most 3 buys" in text
+    if variant_id == "gin_romi":
+        assert "low only" in text
+        assert "all suits different" in text
+    changed = describe_options(get_variant(variant_id, min_run=5))
+    assert changed != rows
+
+
+def test_best_arrangement_delegates_to_the_solver() -> None:
+    from rules.notation import parse_cards
+
+    v = get_variant("gin_romi")
+    best = v.best_arrangement(parse_cards("AS 2S 3S 4H 5H 6H 7D 8D 9C KC"))
+    assert best.deadwood == 7 + 8 + 9 + 10
+    assert len(best.melds) == 2
