@@ -1,0 +1,819 @@
+"""The best arrangement of a hand into melds: the one that leaves the least deadwood.
+
+Two solvers share one contract:
+
+* a table solver for hands without wild cards and without duplicate cards (every Gin Römi
+  hand). A suit is a 13-bit mask; with one copy of each card, the cards a suit can put into
+  runs are exactly those in a stretch of ``min_run`` or more consecutive ranks, so one table
+  lookup per suit prices its runs. Only the few sets that compete with runs for a card are
+  tried explicitly.
+* a search for everything else (two decks, jokers, wild black twos). It always decides the
+  lowest card left: unmatched, or in a set or run that contains it. Wild cards are counted,
+  not placed: a meld takes the fewest wilds that make it valid, and wilds left at the end
+  join any meld with room for them (the wild limit permitting) or stay in hand. The search
+  is memoised on what is left of the hand during one call only.
+
+Both give a deterministic answer: the same cards in any order give the same arrangement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import TYPE_CHECKING
+
+from rules.cards import JOKER, Card, Suit
+from rules.results import Arrangement, Meld, MeldKind
+
+if TYPE_CHECKING:
+    from rules.variants import Variant
+
+__all__ = ["best_arrangement", "clear_caches", "minimal_arrangements"]
+
+SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_SUIT_INDEX: dict[Suit | None, int] = {s: i for i, s in enumerate(SUITS)}
+# _CARD[suit index][rank]; rank 0 is unused so that a rank is its own index.
+_CARD: tuple[tuple[Card, ...], ...] = tuple(
+    (JOKER, *(Card(rank, suit) for rank in range(1, 14))) for suit in SUITS
+)
+# The table solver packs a hand into one int: 14 bits per suit, bit ``rank`` of each.
+_SUIT_BITS: dict[Suit | None, int] = {s: 1 << (14 * i) for i, s in enumerate(SUITS)}
+_SUIT_BITS[None] = 0
+_BLACK_TWOS = 1 << 2 | 1 << (42 + 2)
+_BIG = 1 << 30  # "no limit" for a meld's room for more wild cards
+
+_EMPTY: tuple[Card, ...] = ()
+
+
+# -- what the solver needs to know about a variant -----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    min_run: int
+    min_set: int
+    max_set: int | None
+    distinct: bool
+    ace_low: bool
+    ace_high: bool
+    wild_jokers: bool
+    wild_twos: bool
+    limit: bool
+    # value of the natural card with index suit*13 + rank-1
+    values: tuple[int, ...]
+    joker_value: int
+    two_value: int  # a wild black two left in hand
+
+    @property
+    def lo(self) -> int:
+        """Lowest run position: 1 is a low ace."""
+        return 1 if self.ace_low else 2
+
+    @property
+    def hi(self) -> int:
+        """Highest run position: 14 is a high ace."""
+        return 14 if self.ace_high else 13
+
+    @property
+    def longest(self) -> int:
+        # 13 positions at most: A-2-...-K or 2-...-K-A, never an ace at both ends.
+        return min(13, self.hi - self.lo + 1)
+
+
+def _shape_of(variant: Variant) -> _Shape:
+    table = variant.penalty_table
+
+    def price(rank: int, suit: Suit) -> int:
+        if variant.wild_black_twos and rank == 2 and suit.is_black:
+            return table["BLACK_TWO"]
+        key = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+        return table[key]
+
+    return _Shape(
+        min_run=variant.min_run,
+        min_set=variant.min_set,
+        max_set=variant.max_set,
+        distinct=variant.set_suits_distinct,
+        ace_low=variant.ace_low,
+        ace_high=variant.ace_high,
+        wild_jokers=variant.wild_jokers,
+        wild_twos=variant.wild_black_twos,
+        limit=variant.max_wild_ratio_half,
+        values=tuple(price(rank, suit) for suit in SUITS for rank in range(1, 14)),
+        joker_value=table["JOKER"],
+        two_value=table["BLACK_TWO"],
+    )
+
+
+_SuitRow = tuple[tuple[Meld, ...], tuple[Card, ...], int]  # runs, unmatched, their value
+
+
+class _Tables:
+    """Per-suit-mask tables for the table solver (bit ``r`` of a mask is rank ``r``).
+
+    They depend on the variant's meld shape and card values only, never on a hand, and are
+    built once per shape (about a tenth of a second).
+    """
+
+    __slots__ = ("cover", "rank_values", "rows", "run_value", "set_melds", "set_options")
+
+    def __init__(self, shape: _Shape) -> None:
+        # Only used when values do not depend on the suit (no wild black twos in the hand),
+        # so hearts, which have no black two, price every suit.
+        rank_values = [0] + [shape.values[_index(1, r)] for r in range(1, 14)]
+        self.rank_values = tuple(rank_values)
+        size = 1 << 14
+        cover = [0] * size
+        run_value = [0] * size
+        segments: list[tuple[tuple[int, ...], ...]] = [()] * size
+        min_run = shape.min_run
+        for mask in range(0, size, 2):
+            ranks = [r for r in range(1, 14) if mask >> r & 1]
+            placements = []
+            has_ace = bool(mask & 2)
+            if not has_ace or shape.ace_low:
+                placements.append(ranks)
+            if has_ace and shape.ace_high:
+                placements.append([*ranks[1:], 14])
+            if has_ace and not placements:
+                placements.append(ranks[1:])
+            best = _cover(placements[0], min_run, rank_values)
+            for positions in placements[1:]:
+                other = _cover(positions, min_run, rank_values)
+                if other[0] > best[0]:  # a tie keeps the low ace
+                    best = other
+            run_value[mask], cover[mask], segments[mask] = best
+        self.cover = cover
+        self.run_value = run_value
+        # Per suit and mask: the runs, the cards left over and their value.
+        value_of = [0] * size
+        for mask in range(2, size, 2):
+            top = mask.bit_length() - 1
+            value_of[mask] = value_of[mask ^ (1 << top)] + rank_values[top]
+        run_melds: dict[tuple[int, tuple[int, ...]], Meld] = {}
+        rows: list[list[_SuitRow]] = []
+        for suit in range(4):
+            row_cards = _CARD[suit]
+            cards_of: list[tuple[Card, ...]] = [()] * size
+            for mask in range(2, size, 2):
+                top = mask.bit_length() - 1
+                cards_of[mask] = (*cards_of[mask ^ (1 << top)], row_cards[top])
+            row: list[_SuitRow] = [((), (), 0)] * size
+            for mask in range(2, size, 2):
+                left = mask & ~cover[mask]
+                melds: tuple[Meld, ...] = ()
+                if left != mask:
+                    for seg in segments[mask]:
+                        meld = run_melds.get((suit, seg))
+                        if meld is None:
+                            cards = tuple(row_cards[r] for r in seg)
+                            meld = run_melds[suit, seg] = Meld(MeldKind.RUN, cards, cards)
+                        melds += (meld,)
+                row[mask] = (melds, cards_of[left], value_of[left])
+            rows.append(row)
+        self.rows = rows
+        set_melds: dict[int, Meld] = {}  # keyed by rank * 16 + suits
+        for rank in range(1, 14):
+            for suits in range(1, 16):
+                cards = tuple(_CARD[s][rank] for s in range(4) if suits >> s & 1)
+                set_melds[rank * 16 + suits] = Meld(MeldKind.SET, cards, cards)
+        self.set_melds = set_melds
+        self.set_options = _set_options(shape, rank_values)
+
+
+def _set_options(
+    shape: _Shape, rank_values: list[int]
+) -> list[list[list[tuple[tuple[int, int], ...]]]]:
+    """For a rank, the suits holding it and the suits whose card a run could use: the sets
+    worth trying, as (cards taken from the packed hand, value melded); (0, 0) is no set.
+
+    A set that leaves out a card no run can use is never better than the set with it
+    (unless the set is full), and melding no set only helps when the cards runs cannot use
+    are too few for a set on their own.
+    """
+    min_set = shape.min_set
+    max_set = shape.max_set if shape.max_set is not None else 4
+    table: list[list[list[tuple[tuple[int, int], ...]]]] = []
+    for rank in range(14):
+        by_present: list[list[tuple[tuple[int, int], ...]]] = []
+        for present in range(16):
+            by_runnable: list[tuple[tuple[int, int], ...]] = []
+            for runnable in range(16):
+                stuck = present & ~runnable
+                options: list[tuple[int, int]] = []
+                for suits in _SUBSETS[present]:
+                    size = suits.bit_count()
+                    if size < min_set or size > max_set:
+                        continue
+                    if stuck & ~suits and size < max_set:
+                        continue
+                    removed = sum(1 << (14 * s + rank) for s in range(4) if suits >> s & 1)
+                    options.append((removed, rank_values[rank] * size))
+                if stuck.bit_count() < min_set:
+                    options.append((0, 0))
+                by_runnable.append(tuple(options))
+            by_present.append(by_runnable)
+        table.append(by_present)
+    return table
+
+
+def _cover(
+    positions: list[int], min_run: int, rank_values: list[int]
+) -> tuple[int, int, tuple[tuple[int, ...], ...]]:
+    """Value, rank mask and runs of the cards in stretches of ``min_run`` or more."""
+    segs: list[tuple[int, ...]] = []
+    current: list[int] = []
+    for p in positions:
+        if current and p == current[-1] + 1:
+            current.append(p)
+        else:
+            if len(current) >= min_run:
+                segs.append(tuple(current))
+            current = [p]
+    if len(current) >= min_run:
+        segs.append(tuple(current))
+    value = 0
+    covered = 0
+    out: list[tuple[int, ...]] = []
+    for seg in segs:
+        ranks = tuple(1 if p == 14 else p for p in seg)
+        out.append(ranks)
+        for r in ranks:
+            value += rank_values[r]
+            covered |= 1 << r
+    return value, covered, tuple(out)
+
+
+class _Solver:
+    """Everything precomputed for one meld shape."""
+
+    __slots__ = ("shape", "tables", "wild_bits")
+
+    def __init__(self, shape: _Shape) -> None:
+        self.shape = shape
+        self.tables: _Tables | None = None  # built on first use
+        # Hands holding these cards (wild black twos) must go to the search.
+        self.wild_bits = _BLACK_TWOS if shape.wild_twos else 0
+
+    def build_tables(self) -> _Tables:
+        self.tables = _Tables(self.shape)
+        return self.tables
+
+
+_SOLVERS: dict[_Shape, _Solver] = {}
+# Keyed by id() because hashing a Variant (dozens of fields) would cost more than solving a
+# Gin hand; the stored variant keeps its id from being reused while the entry lives.
+_BY_VARIANT: dict[int, tuple[Variant, _Solver]] = {}
+
+
+def _solver(variant: Variant) -> _Solver:
+    hit = _BY_VARIANT.get(id(variant))
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    shape = _shape_of(variant)
+    solver = _SOLVERS.get(shape)
+    if solver is None:
+        solver = _SOLVERS[shape] = _Solver(shape)
+    if len(_BY_VARIANT) > 256:
+        _BY_VARIANT.clear()
+    _BY_VARIANT[id(variant)] = (variant, solver)
+    return solver
+
+
+def clear_caches() -> None:
+    """Forget the per-variant tables (they are rebuilt on the next call; for timing)."""
+    _SOLVERS.clear()
+    _BY_VARIANT.clear()
+
+
+# -- public API ------------------------------------------------------------------------------
+
+
+def best_arrangement(variant: Variant, cards: Sequence[Card]) -> Arrangement:
+    """Arrange ``cards`` into valid melds of ``variant`` leaving the least deadwood.
+
+    Melds follow the variant's shape (run length, set size, distinct suits, where an ace
+    may stand, wild cards and their limit per meld). ``deadwood`` is the variant's value
+    of the unmatched cards; a wild card left over counts as itself (a joker at the
+    penalty table's ``JOKER`` value). Among equally good arrangements the result is
+    fixed: it does not depend on the order of ``cards``.
+    """
+    hit = _BY_VARIANT.get(id(variant))
+    solver = hit[1] if hit is not None and hit[0] is variant else _solver(variant)
+    bits = _SUIT_BITS
+    hand = 0
+    for card in cards:
+        hand |= bits[card.suit] << card.rank
+    # Each natural card sets its own bit; a joker sets none and a second copy collides, so
+    # a bit count short of the hand's size sends jokers and duplicates to the search.
+    if hand.bit_count() != len(cards) or hand & solver.wild_bits:
+        return _Search(solver.shape, cards).solve()
+    tables = solver.tables or solver.build_tables()
+    rows = tables.rows
+    m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
+    if (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1)) or solver.shape.min_set != 3:
+        return _table_with_sets(tables, solver.shape, hand)
+    r0, r1, r2, r3 = rows[0][m0], rows[1][m1], rows[2][m2], rows[3][m3]
+    return Arrangement(
+        r0[0] + r1[0] + r2[0] + r3[0],
+        r0[1] + r1[1] + r2[1] + r3[1],
+        r0[2] + r1[2] + r2[2] + r3[2],
+    )
+
+
+def minimal_arrangements(
+    variant: Variant, cards: Sequence[Card], *, limit: int = 256
+) -> list[Arrangement]:
+    """Every arrangement of ``cards`` with the least deadwood (at most ``limit`` of them).
+
+    Arrangements that differ only in how a long run is cut into shorter runs, or in where
+    a wild card stands, count as different. The first is :func:`best_arrangement`'s
+    choice only by coincidence; use this where the choice among equals matters (a Gin
+    knocker lays down the melds that leave the opponent least to lay off).
+    """
+    return _Search(_solver(variant).shape, cards).all_best(limit)
+
+
+# -- the table solver ------------------------------------------------------------------------
+
+
+def _table_with_sets(tables: _Tables, shape: _Shape, hand: int) -> Arrangement:
+    m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
+    min_set = shape.min_set
+    if min_set == 3:
+        candidates = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
+    elif min_set == 2:
+        candidates = (m0 & (m1 | m2 | m3)) | (m1 & (m2 | m3)) | (m2 & m3)
+    elif min_set == 4:
+        candidates = m0 & m1 & m2 & m3
+    else:  # one copy of each card: no set longer than four
+        candidates = 0
+    sets: tuple[Meld, ...] = ()
+    if candidates:
+        sets, hand = _choose_sets(tables, candidates, hand, m0, m1, m2, m3)
+        m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
+    rows = tables.rows
+    r0, r1, r2, r3 = rows[0][m0], rows[1][m1], rows[2][m2], rows[3][m3]
+    return Arrangement(
+        sets + r0[0] + r1[0] + r2[0] + r3[0],
+        r0[1] + r1[1] + r2[1] + r3[1],
+        r0[2] + r1[2] + r2[2] + r3[2],
+    )
+
+
+def _choose_sets(
+    tables: _Tables, candidates: int, hand: int, m0: int, m1: int, m2: int, m3: int
+) -> tuple[tuple[Meld, ...], int]:
+    """Try the sets that compete with runs; return the best sets and the hand left."""
+    cover = tables.cover
+    run_value = tables.run_value
+    set_options = tables.set_options
+    covered = cover[m0] | cover[m1] << 14 | cover[m2] << 28 | cover[m3] << 42
+    ranks: list[int] = []
+    # Every combination of one option per rank, as (hand left, value melded in sets).
+    partial: list[tuple[int, int]] = [(hand, 0)]
+    while candidates:
+        low = candidates & -candidates
+        candidates ^= low
+        rank = low.bit_length() - 1
+        ranks.append(rank)
+        x = hand >> rank
+        present = (x & 1) | (x >> 13 & 2) | (x >> 26 & 4) | (x >> 39 & 8)
+        y = covered >> rank
+        runnable = (y & 1) | (y >> 13 & 2) | (y >> 26 & 4) | (y >> 39 & 8)
+        options = set_options[rank][present][runnable]
+        partial = [(left & ~gone, value + v) for left, value in partial for gone, v in options]
+    best_value = -1
+    best_left = hand
+    for left, value in partial:
+        value += (
+            run_value[left & 0x3FFF]
+            + run_value[left >> 14 & 0x3FFF]
+            + run_value[left >> 28 & 0x3FFF]
+            + run_value[left >> 42]
+        )
+        if value > best_value:  # ties keep the earlier (fuller) sets
+            best_value, best_left = value, left
+    melded = hand & ~best_left
+    sets: tuple[Meld, ...] = ()
+    set_melds = tables.set_melds
+    for rank in ranks:
+        x = melded >> rank
+        suits = (x & 1) | (x >> 13 & 2) | (x >> 26 & 4) | (x >> 39 & 8)
+        if suits:
+            sets += (set_melds[rank * 16 + suits],)
+    return sets, best_left
+
+
+# Subsets of a 4-bit suit mask, largest first so that fuller sets win ties.
+_SUBSETS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sorted(
+            (sub for sub in range(16) if sub & ~mask == 0),
+            key=lambda sub: (-sub.bit_count(), sub),
+        )
+    )
+    for mask in range(16)
+)
+
+
+# -- the search ------------------------------------------------------------------------------
+
+# A natural card is index suit*13 + rank-1; a hand is an int with four bits of count per index.
+_NIBBLE = 4
+
+
+def _index(suit: int, rank: int) -> int:
+    return suit * 13 + rank - 1
+
+
+def _position_rank(position: int) -> int:
+    return 1 if position == 14 else position
+
+
+@dataclass(frozen=True, slots=True)
+class _Core:
+    """A meld before spare wild cards are added: naturals plus the fewest wilds it needs."""
+
+    kind: MeldKind
+    naturals: tuple[int, ...]  # card indexes, one per natural card
+    wilds: int
+    spare: int  # more wilds it could take
+    suit: int  # runs: the suit; sets: -1
+    rank: int  # sets: the rank; runs: -1
+    low: int  # runs: first position of the naturals' span
+    high: int  # runs: last position of the naturals' span
+
+
+_State = tuple[int, int, int, int]  # (hand left, jokers, wild twos, spare room in melds)
+_Step = tuple[int, _State, "_Core | int"]  # (cost now, next state, meld or unmatched index)
+
+
+class _Search:
+    """The memoised search for one hand (wilds, duplicates, any meld shape)."""
+
+    def __init__(self, shape: _Shape, cards: Iterable[Card]) -> None:
+        self.shape = shape
+        counts = [0] * 52
+        stray: list[Card] = []  # jokers that are not wild
+        jokers = 0
+        for card in cards:
+            if card.suit is None:
+                if shape.wild_jokers:
+                    jokers += 1
+                else:
+                    stray.append(card)
+            else:
+                counts[_index(_SUIT_INDEX[card.suit], card.rank)] += 1
+        self.stray = stray
+        self.jokers = jokers
+        self.counts = counts
+        self.memo: dict[_State, int] = {}
+        # Black twos may stand as themselves or as wilds; try every split up front so that a
+        # wild two is available to every meld, whichever card the search reaches first.
+        twos: tuple[int, ...] = (_index(0, 2), _index(3, 2)) if shape.wild_twos else ()
+        self.isolated = self._isolated(counts, jokers + sum(counts[i] for i in twos), twos)
+        hand = 0
+        for i, n in enumerate(counts):
+            kept = n - self.isolated.count(i)
+            if kept:
+                hand += kept << (_NIBBLE * i)
+        # (start state, spade twos made wild, club twos made wild)
+        starts: list[tuple[_State, int, int]] = []
+        spades = counts[twos[0]] if twos else 0
+        clubs = counts[twos[1]] if twos else 0
+        for a in range(spades + 1):
+            for b in range(clubs + 1):
+                start = hand
+                if a:
+                    start -= a << (_NIBBLE * twos[0])
+                if b:
+                    start -= b << (_NIBBLE * twos[1])
+                starts.append(((start, jokers, a + b, 0), a, b))
+        self.starts = starts
+
+    # The cost of the cards that can never be melded is added once, outside the search.
+    def _isolated(self, counts: list[int], wilds: int, twos: tuple[int, ...]) -> list[int]:
+        shape = self.shape
+        if wilds and not (shape.limit and min(shape.min_run, shape.min_set) >= 3):
+            return []
+        # With the wild limit (or no wilds) every meld holds two naturals: a card with no
+        # possible partner is dead weight whatever else happens.
+        out: list[int] = []
+        reach = wilds + 1
+        longest = shape.longest
+        for i, n in enumerate(counts):
+            if not n or i in twos:
+                continue
+            suit, rank = divmod(i, 13)
+            rank += 1
+            partner = False
+            for s in range(4):
+                j = _index(s, rank)
+                if (s != suit and counts[j]) or (s == suit and n > 1 and not shape.distinct):
+                    partner = True
+                    break
+            if not partner:
+                positions = _positions(shape, rank)
+                for p in positions:
+                    for q in range(max(shape.lo, p - reach), min(shape.hi, p + reach) + 1):
+                        other = _position_rank(q)
+                        if other != rank and counts[_index(suit, other)] and abs(q - p) < longest:
+                            partner = True
+                            break
+                    if partner:
+                        break
+            if not partner:
+                out.extend([i] * n)
+        return out
+
+    # -- the recursion --------------------------------------------------------------------
+
+    def best(self, state: _State) -> int:
+        memo = self.memo
+        found = memo.get(state)
+        if found is not None:
+            return found
+        if not state[0]:
+            value = self._leftover_cost(state)
+        else:
+            value = _BIG
+            for cost, after, _what in self._steps(state):
+                total = cost + self.best(after)
+                if total < value:
+                    value = total
+        memo[state] = value
+        return value
+
+    def _leftover_cost(self, state: _State) -> int:
+        _hand, jokers, twos, spare = state
+        shape = self.shape
+        room = min(spare, jokers + twos)
+        # The dearer wilds join melds first; the cheaper stay in hand.
+        if shape.joker_value >= shape.two_value:
+            used_jokers = min(jokers, room)
+            used_twos = room - used_jokers
+        else:
+            used_twos = min(twos, room)
+            used_jokers = room - used_twos
+        return (jokers - used_jokers) * shape.joker_value + (twos - used_twos) * shape.two_value
+
+    def _take_wilds(self, jokers: int, twos: int, need: int) -> tuple[int, int]:
+        # A meld takes the dearer wilds first so the cheaper ones are the ones left over.
+        if self.shape.joker_value >= self.shape.two_value:
+            j = min(jokers, need)
+            return jokers - j, twos - (need - j)
+        t = min(twos, need)
+        return jokers - (need - t), twos - t
+
+    def _steps(self, state: _State) -> list[_Step]:
+        """Every way to settle the lowest card left: melds first, unmatched last."""
+        hand, jokers, twos, spare = state
+        shape = self.shape
+        wilds = jokers + twos
+        low = hand & -hand
+        i = (low.bit_length() - 1) // _NIBBLE
+        rest = hand - (1 << (_NIBBLE * i))
+        suit, rank0 = divmod(i, 13)
+        rank = rank0 + 1
+        steps: list[_Step] = []
+
+        def add(core: _Core, left: int) -> None:
+            j, t = self._take_wilds(jokers, twos, core.wilds)
+            steps.append((0, (left, j, t, min(spare + core.spare, j + t)), core))
+
+        # Sets containing the card: choose how many of each later suit's copies join.
+        room_by_suit: list[range] = []
+        for s in range(suit, 4):
+            j = _index(s, rank)
+            have = (rest >> (_NIBBLE * j)) & 15
+            if shape.distinct:
+                have = 0 if s == suit else min(have, 1)
+            room_by_suit.append(range(have, -1, -1))
+        max_set = shape.max_set if shape.max_set is not None else _BIG
+        for picks in product(*room_by_suit):
+            n = 1 + sum(picks)
+            need = max(0, shape.min_set - n)
+            size = n + need
+            if need > wilds or (shape.limit and need > n) or size > max_set:
+                continue
+            if shape.distinct and size > 4:
+                continue
+            room = n - need if shape.limit else _BIG
+            room = min(room, max_set - size)
+            if shape.distinct:
+                room = min(room, 4 - size)
+            members = [i]
+            left = rest
+            for offset, k in enumerate(picks):
+                if k:
+                    j = _index(suit + offset, rank)
+                    members.extend([j] * k)
+                    left -= k << (_NIBBLE * j)
+            core = _Core(MeldKind.SET, tuple(members), need, room, -1, rank, 0, 0)
+            add(core, left)
+
+        # Runs containing the card as their lowest natural (or, for a high ace, highest).
+        longest = shape.longest
+        for start in _positions(shape, rank):
+            step = -1 if start == 14 else 1
+            end = shape.lo if step < 0 else min(shape.hi, start + 12)
+            # frontier: (naturals so far, wilds inside the span, hand left)
+            frontier: list[tuple[tuple[int, ...], int, int]] = [((i,), 0, rest)]
+            self._run_core(frontier[0], start, start, suit, wilds, longest, add)
+            q = start
+            while frontier and q != end:
+                q += step
+                j = _index(suit, _position_rank(q))
+                grown: list[tuple[tuple[int, ...], int, int]] = []
+                for naturals, gaps, left in frontier:
+                    if (left >> (_NIBBLE * j)) & 15:
+                        item = ((*naturals, j), gaps, left - (1 << (_NIBBLE * j)))
+                        grown.append(item)
+                        self._run_core(item, start, q, suit, wilds, longest, add)
+                    if gaps < wilds:
+                        grown.append((naturals, gaps + 1, left))
+                frontier = grown
+
+        steps.append((shape.values[i], (rest, jokers, twos, spare), i))
+        return steps
+
+    def _run_core(
+        self,
+        item: tuple[tuple[int, ...], int, int],
+        start: int,
+        q: int,
+        suit: int,
+        wilds: int,
+        longest: int,
+        add: Callable[[_Core, int], None],
+    ) -> None:
+        naturals, gaps, left = item
+        shape = self.shape
+        span = abs(q - start) + 1
+        n = len(naturals)
+        extend = max(0, shape.min_run - span)
+        need = gaps + extend
+        if need > wilds or (shape.limit and need > n) or span + extend > longest:
+            return
+        room = min(n - need if shape.limit else _BIG, longest - span - extend)
+        low, high = (start, q) if start <= q else (q, start)
+        core = _Core(MeldKind.RUN, naturals, need, room, suit, -1, low, high)
+        add(core, left)
+
+    # -- answers ----------------------------------------------------------------------------
+
+    def _base_cost(self) -> int:
+        shape = self.shape
+        return sum(shape.values[i] for i in self.isolated) + shape.joker_value * len(self.stray)
+
+    def solve(self) -> Arrangement:
+        best_start = self.starts[0]
+        best_value = _BIG
+        for start in self.starts:
+            value = self.best(start[0])
+            if value < best_value:
+                best_value, best_start = value, start
+        path = self._path(best_start[0])
+        return self._build(best_start, path, best_value + self._base_cost())
+
+    def _path(self, state: _State) -> list[tuple[_State, _Core | int]]:
+        path: list[tuple[_State, _Core | int]] = []
+        while state[0]:
+            target = self.memo[state]
+            for cost, after, what in self._steps(state):
+                if cost + self.best(after) == target:
+                    path.append((state, what))
+                    state = after
+                    break
+            else:  # pragma: no cover - the memo always holds a step that reaches its value
+                raise AssertionError("no step reaches the memoised value")
+        path.append((state, -1))
+        return path
+
+    def all_best(self, limit: int) -> list[Arrangement]:
+        values = [self.best(start[0]) for start in self.starts]
+        best_value = min(values)
+        out: list[Arrangement] = []
+        base = self._base_cost()
+        for start, value in zip(self.starts, values, strict=True):
+            if value != best_value:
+                continue
+            for path in self._all_paths(start[0], limit - len(out)):
+                out.append(self._build(start, path, best_value + base))
+            if len(out) >= limit:
+                break
+        return out
+
+    def _all_paths(self, state: _State, limit: int) -> list[list[tuple[_State, _Core | int]]]:
+        if not state[0]:
+            return [[(state, -1)]]
+        target = self.memo[state]
+        out: list[list[tuple[_State, _Core | int]]] = []
+        for cost, after, what in self._steps(state):
+            if cost + self.best(after) != target:
+                continue
+            for tail in self._all_paths(after, limit - len(out)):
+                out.append([(state, what), *tail])
+                if len(out) >= limit:
+                    return out
+        return out
+
+    def _build(
+        self, start: tuple[_State, int, int], path: list[tuple[_State, _Core | int]], deadwood: int
+    ) -> Arrangement:
+        shape = self.shape
+        # Wild twos first or jokers first, matching _take_wilds: the dearer are used first.
+        twos_pool = [_CARD[0][2]] * start[1] + [_CARD[3][2]] * start[2]
+        jokers_pool = [JOKER] * start[0][1]
+        if shape.joker_value >= shape.two_value:
+            wild_pool = jokers_pool + twos_pool
+        else:
+            wild_pool = twos_pool + jokers_pool
+        cores: list[_Core] = []
+        unmatched_idx: list[int] = list(self.isolated)
+        for _state, what in path:
+            if isinstance(what, _Core):
+                cores.append(what)
+            elif what >= 0:
+                unmatched_idx.append(what)
+        extra = [0] * len(cores)
+        used = sum(c.wilds for c in cores)
+        leftover = len(wild_pool) - used
+        for k, core in enumerate(cores):
+            if leftover <= 0:
+                break
+            take = min(core.spare, leftover)
+            extra[k] = take
+            leftover -= take
+        melds: list[Meld] = []
+        pos = 0
+        for core, more in zip(cores, extra, strict=True):
+            count = core.wilds + more
+            wild_cards = wild_pool[pos : pos + count]
+            pos += count
+            melds.append(_meld_of(shape, core, wild_cards))
+        kept_wilds = wild_pool[pos:]
+        unmatched = [_CARD[i // 13][i % 13 + 1] for i in sorted(unmatched_idx)]
+        unmatched.extend(sorted(kept_wilds, key=_wild_order))
+        unmatched.extend(self.stray)
+        melds.sort(key=_meld_order)
+        return Arrangement(tuple(melds), tuple(unmatched), deadwood)
+
+
+def _wild_order(card: Card) -> tuple[int, int]:
+    return (1 if card.suit is None else 0, _SUIT_INDEX.get(card.suit, 4))
+
+
+def _meld_order(meld: Meld) -> tuple[int, int, int]:
+    first = meld.represents[0]
+    suit = _SUIT_INDEX.get(first.suit, 4)
+    if meld.kind is MeldKind.SET:
+        return (0, first.rank, suit)
+    return (1, suit, first.rank)
+
+
+def _positions(shape: _Shape, rank: int) -> tuple[int, ...]:
+    if rank != 1:
+        return (rank,)
+    return tuple(p for p, ok in ((1, shape.ace_low), (14, shape.ace_high)) if ok)
+
+
+def _meld_of(shape: _Shape, core: _Core, wilds: list[Card]) -> Meld:
+    if core.kind is MeldKind.SET:
+        naturals = sorted(core.naturals)
+        cards = [_CARD[i // 13][core.rank] for i in naturals]
+        used = {i // 13 for i in naturals}
+        represents = list(cards)
+        free = [s for s in range(4) if s not in used] or [0]
+        for k, wild in enumerate(wilds):
+            suit = free[k % len(free)]
+            cards.append(wild)
+            represents.append(_CARD[suit][core.rank])
+        return Meld(MeldKind.SET, tuple(cards), tuple(represents))
+    suit = core.suit
+    natural_at: dict[int, Card] = {}
+    for i in core.naturals:
+        rank = i % 13 + 1
+        # An ace in a run is high only when the run reaches position 14.
+        position = (core.high if core.high == 14 else core.low) if rank == 1 else rank
+        natural_at[position] = _CARD[suit][rank]
+    low, high = core.low, core.high
+    extra = len(wilds) - (high - low + 1 - len(core.naturals))
+    # Wilds beyond the gaps lengthen the run upwards first, then downwards.
+    while extra > 0 and high < shape.hi and high - low < 12:
+        high += 1
+        extra -= 1
+    while extra > 0 and low > shape.lo and high - low < 12:
+        low -= 1
+        extra -= 1
+    run_cards: list[Card] = []
+    run_represents: list[Card] = []
+    pool = iter(wilds)
+    for position in range(low, high + 1):
+        natural = natural_at.get(position)
+        stands_for = _CARD[suit][_position_rank(position)]
+        run_cards.append(natural if natural is not None else next(pool))
+        run_represents.append(stands_for)
+    return Meld(MeldKind.RUN, tuple(run_cards), tuple(run_represents))
