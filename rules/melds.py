@@ -306,10 +306,11 @@ def _runs(variant: Variant, fixed: list[Card], jokers: list[Card], twos: list[Ca
             except RuleViolation as err:
                 first_error = first_error or err
     if readings and any(t.suit in suits for t in twos):
-        # A black two read as a wild standing for itself is the natural reading again.
-        unique: dict[tuple[tuple[Card, ...], tuple[Card, ...]], Meld] = {}
+        # Black twos make the same run in several ways (one standing for itself is the
+        # natural reading again); keep the first, which has the most natural cards.
+        unique: dict[tuple[Card, ...], Meld] = {}
         for meld in readings:
-            unique.setdefault((meld.cards, meld.represents), meld)
+            unique.setdefault(meld.represents, meld)
         return list(unique.values())
     if readings:
         return readings

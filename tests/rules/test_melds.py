@@ -29,7 +29,7 @@ VALID = [
     ("ravaytys", "7H 7D 7S", "set: 7S 7H 7D"),
     ("ravaytys", "7H 7H 7D", "set: 7H 7H 7D"),
     ("ravaytys", "7H 7H 7D 7D 7S 7C", "set: 7S 7H 7H 7D 7D 7C"),
-    ("rutupeli", "QQQ" and "QS QH QS", "set: QS QS QH"),
+    ("rutupeli", "QS QH QS", "set: QS QS QH"),
     ("rutupeli", "KS KH KD KC KS", "set: KS KS KH KD KC"),
     # Gin Römi: 3 or 4, all suits different.
     ("gin_romi", "7S 7H 7D", "set: 7S 7H 7D"),

@@ -57,7 +57,7 @@ def codes(text: str, **kwargs: bool) -> str:
         ("pata-ässä hertta-jätkä ruutu-rouva risti-kuningas", "AS JH QD KC"),
         ("pataässä herttakuningas", "AS KH"),
         ("PATA ÄSSÄ", "AS"),
-        ("assa pata", "AS") if False else ("pata assa", "AS"),
+        ("pata assa", "AS"),
         # Hungarian words and letters.
         ("pikk ász, kőr dáma, káró király, treff bubi", "AS QH KD JC"),
         ("pikk asz kor dama karo kiraly treff bubi", "AS QH KD JC"),
@@ -235,7 +235,7 @@ def test_round_trip_through_format(cards: list[Card]) -> None:
     assert parse_cards(format_cards(cards).lower()) == cards
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.data(), card_lists)
 def test_any_notation_reads_the_same_cards(data: st.DataObject, cards: list[Card]) -> None:
     parts = [data.draw(spelled(card)) for card in cards]
