@@ -1,1 +1,90 @@
 from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Table
+
+
+class DealStatus(models.TextChoices):
+    SUBMITTED = "submitted", _("waiting for confirmation")
+    CONFIRMED = "confirmed", _("confirmed")
+
+
+class Deal(models.Model):
+    """One deal (game) at one table, as it stands now. Its history is in DealVersion.
+
+    `entry` is what the table entered, as the rules engine reads it; `points` is what the
+    engine made of it, one number per seat in seat order. Both are kept so the sheet never
+    depends on re-running the engine, and the entry can always be re-checked.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals", verbose_name=_("table"))
+    number = models.PositiveSmallIntegerField(_("deal"))
+    # {"sets": n, "runs": n} for contract games; null for Römi games.
+    contract = models.JSONField(_("contract"), null=True, blank=True)
+    entry = models.JSONField(_("entry"))
+    points = models.JSONField(_("points"))
+    flags = models.JSONField(_("notes"), default=dict, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=DealStatus.choices, default=DealStatus.SUBMITTED)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    submitted_seat = models.PositiveSmallIntegerField(_("submitted from seat"), null=True, blank=True)
+    submitted_device = models.CharField(_("submitted from device"), max_length=64, blank=True)
+    updated_at = models.DateTimeField(_("changed"), auto_now=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_deal_number_per_table")]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {_('deal')} {self.number}"
+
+    @property
+    def is_confirmed(self) -> bool:
+        return self.status == DealStatus.CONFIRMED
+
+
+class DealAction(models.TextChoices):
+    SUBMIT = "submit", _("submitted")
+    CORRECT = "correct", _("corrected")
+    CONFIRM = "confirm", _("confirmed")
+
+
+class DealVersion(models.Model):
+    """Every change of a deal, never updated or deleted: who, when, and the deal after it."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="versions", verbose_name=_("deal"))
+    version = models.PositiveIntegerField(_("version"))
+    action = models.CharField(_("action"), max_length=16, choices=DealAction.choices)
+    entry = models.JSONField(_("entry"))
+    points = models.JSONField(_("points"))
+    status = models.CharField(_("status"), max_length=16, choices=DealStatus.choices)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by user"),
+    )
+    by_seat = models.PositiveSmallIntegerField(_("by seat"), null=True, blank=True)
+    device = models.CharField(_("device"), max_length=64, blank=True)
+    # The id the form was rendered with: a double tap or a network retry sends the same one,
+    # and finds its first save instead of making a second.
+    request_id = models.CharField(_("request id"), max_length=64)
+    created_at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["deal", "version"]
+        verbose_name = _("deal version")
+        verbose_name_plural = _("deal versions")
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "version"], name="one_row_per_deal_version"),
+            models.UniqueConstraint(fields=["deal", "request_id"], name="one_save_per_request"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deal} v{self.version} ({self.get_action_display()})"

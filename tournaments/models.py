@@ -91,3 +91,185 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+class Season(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=120)
+    starts_on = models.DateField(_("starts"))
+    ends_on = models.DateField(_("ends"))
+
+    class Meta:
+        ordering = ["club", "-starts_on"]
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+
+    def __str__(self) -> str:
+        return f"{self.club} · {self.name}"
+
+
+class Player(models.Model):
+    """A person who plays: a member with an account, or a guest who is only a name."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players", verbose_name=_("club"))
+    name = models.CharField(_("name"), max_length=120)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="players",
+        verbose_name=_("account"),
+    )
+
+    class Meta:
+        ordering = ["club", "name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_player_per_account_and_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None
+
+
+class EventStatus(models.TextChoices):
+    REGISTRATION = "registration", _("registration open")
+    RUNNING = "running", _("in play")
+    FINISHED = "finished", _("finished")
+
+
+class Event(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events", verbose_name=_("club"))
+    season = models.ForeignKey(
+        Season, on_delete=models.SET_NULL, null=True, blank=True, related_name="events", verbose_name=_("season")
+    )
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    variant_id = models.CharField(_("game"), max_length=32)
+    # The whole variant as it was when the event was created: a later change of the rules
+    # package's defaults never rewrites this event's results.
+    variant_options = models.JSONField(_("rules"), default=dict)
+    preferred_table_size = models.PositiveSmallIntegerField(_("preferred table size"), default=4)
+    status = models.CharField(
+        _("status"), max_length=16, choices=EventStatus.choices, default=EventStatus.REGISTRATION
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("event_public", kwargs={"slug": self.club.slug, "event_id": self.pk})
+
+    @property
+    def variant(self):  # -> rules.Variant; untyped to keep rules out of model import time
+        cached = self.__dict__.get("_variant")
+        if cached is None:
+            from rules import Variant
+
+            cached = self.__dict__["_variant"] = Variant.from_dict(self.variant_options)
+        return cached
+
+
+class RegistrationStatus(models.TextChoices):
+    REGISTERED = "registered", _("registered")
+    CHECKED_IN = "checked_in", _("checked in")
+    WITHDRAWN = "withdrawn", _("withdrawn")
+
+
+class Registration(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("event"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("player"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=RegistrationStatus.choices, default=RegistrationStatus.REGISTERED
+    )
+    late = models.BooleanField(_("arrived late"), default=False)
+    registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "player__name"]
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        constraints = [models.UniqueConstraint(fields=["event", "player"], name="one_registration_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.event}"
+
+
+class StageStatus(models.TextChoices):
+    PREVIEW = "preview", _("draw preview")
+    CONFIRMED = "confirmed", _("seated")
+    FINISHED = "finished", _("finished")
+
+
+class Stage(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stages", verbose_name=_("event"))
+    number = models.PositiveSmallIntegerField(_("number"), default=1)
+    seed = models.BigIntegerField(_("draw seed"))
+    status = models.CharField(_("status"), max_length=16, choices=StageStatus.choices, default=StageStatus.PREVIEW)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="one_stage_number_per_event")]
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.number}"
+
+
+def new_entry_key() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(16)
+
+
+class Table(models.Model):
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="tables", verbose_name=_("stage"))
+    number = models.PositiveSmallIntegerField(_("table number"))
+    # The table's private score-entry link: unguessable, and replaced when revoked.
+    entry_key = models.CharField(_("entry key"), max_length=32, unique=True, default=new_entry_key)
+
+    class Meta:
+        ordering = ["stage", "number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        constraints = [models.UniqueConstraint(fields=["stage", "number"], name="one_table_number_per_stage")]
+
+    def __str__(self) -> str:
+        return f"{self.stage.event} · {_('table')} {self.number}"
+
+    def get_entry_url(self) -> str:
+        return reverse("table_entry", kwargs={"key": self.entry_key})
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player"))
+    position = models.PositiveSmallIntegerField(_("seat"))
+    is_first_dealer = models.BooleanField(_("deals first"), default=False)
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_player_per_seat"),
+            models.UniqueConstraint(fields=["table", "player"], name="one_seat_per_player_and_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.position + 1}: {self.player}"
