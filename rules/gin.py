@@ -1,0 +1,610 @@
+"""Deal entry and scoring for Gin Römi (two players, one deck, first to 150).
+
+An entry travels as a JSON-like dict, as it was typed::
+
+    {"ending": "knock",            # "knock", "romi" or "void"
+     "by": 0,                      # seat that knocked or went römi (0 or 1)
+     "upper": "7D",                # the upper card turned up after the deal
+     "hands": ["AS 2S 3S ...", "..."],   # both final hands (10 cards each), or None
+     "deadwood": [5, 23]}          # both deadwood counts when hands are not given, or None
+
+With both hands the engine finds each hand's best melds, checks the knock against the upper
+card, lays the opponent's loose cards off onto the knocker's melds and scores; with only
+the counts it checks and scores those.
+
+Decisions where the source is silent:
+
+* The upper card may be in a hand at the end: either player may take it at the start.
+* The knocker lays down a least-deadwood arrangement; when several leave the same
+  deadwood, the one that leaves the opponent least to lay off (the knocker's best play).
+  The opponent then melds and lays off in whatever way leaves it the least deadwood.
+* A knock with every card melded is a römi and must be entered as one.
+* Deadwood typed next to full hands is not used for scoring; when it differs from what the
+  cards give, the deal's flags keep it (``entered_deadwood``) so the sheet can show both.
+
+Fields in violations count seats from 0 (``hands.1``), the way the entry addresses them;
+messages count seats from 1, the way players do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from rules.arrangement import best_arrangement, minimal_arrangements
+from rules.cards import Card, Suit
+from rules.errors import RulesError, RuleViolation
+from rules.i18n import _
+from rules.notation import cards_from_value, describe_cards, format_cards
+from rules.penalties import check_feasible
+from rules.results import Arrangement, DealScore, Meld, MeldKind, TableStanding
+from rules.variants import Variant
+
+__all__ = [
+    "ENDINGS",
+    "GinEntry",
+    "LayoffResult",
+    "lay_off",
+    "parse_entry",
+    "score_deal",
+    "standing",
+]
+
+ENDINGS = ("knock", "romi", "void")
+SEATS = 2
+HAND_SIZE = 10
+_ENTRY_KEYS = frozenset({"ending", "by", "upper", "hands", "deadwood"})
+
+
+@dataclass(frozen=True)
+class GinEntry:
+    """One Gin Römi deal as entered (checked for shape, not yet scored)."""
+
+    number: int
+    ending: str
+    by: int | None
+    upper: Card | None
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]] | None
+    deadwood: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class LayoffResult:
+    """What the opponent of a knocker ends with after melding and laying off."""
+
+    knocker: Arrangement
+    opponent: Arrangement  # the opponent's own melds and deadwood after the lay-offs
+    laid_off: tuple[Card, ...]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bad_entry(field: str | None, where: str) -> RuleViolation:
+    return RuleViolation(
+        _("The score entry is malformed at %(where)s."),
+        code="bad_entry",
+        field=field,
+        where=where,
+    )
+
+
+def _require_gin(variant: Variant) -> None:
+    if variant.id != "gin_romi":
+        raise RulesError(f"{variant.id} is not Gin Römi")
+
+
+# -- reading an entry ------------------------------------------------------------------------
+
+
+def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> GinEntry:
+    """Check the shape of a Gin Römi deal entry and read its cards.
+
+    Raises :class:`RuleViolation` with ``field`` set (``"ending"``, ``"by"``, ``"upper"``,
+    ``"hands.1"``, ``"deadwood.0"``) for anything a person must correct, including cards
+    that could not all be in one deck.
+    """
+    _require_gin(variant)
+    if not isinstance(data, Mapping):
+        raise _bad_entry(None, "entry")
+    for key in data:
+        if key not in _ENTRY_KEYS:
+            raise _bad_entry(str(key), str(key))
+    if not _is_int(number) or number < 1:
+        raise _bad_entry("number", "number")
+
+    ending = data.get("ending")
+    if ending not in ENDINGS:
+        raise RuleViolation(
+            _('"%(token)s" is not how a deal ends: expected knock, römi or void.'),
+            code="bad_ending",
+            field="ending",
+            token=str(ending),
+        )
+    assert isinstance(ending, str)
+
+    by = data.get("by")
+    if by is None:
+        if ending != "void":
+            raise RuleViolation(
+                _("Say who knocked or went römi."),
+                code="by_missing",
+                field="by",
+            )
+    elif not _is_int(by) or not 0 <= int(str(by)) < SEATS:
+        raise RuleViolation(
+            _('"%(token)s" is not a seat at this table: expected seat 1 or 2.'),
+            code="bad_seat",
+            field="by",
+            token=str(by),
+        )
+    by_seat = None if by is None else int(str(by))
+
+    upper: Card | None = None
+    raw_upper = data.get("upper")
+    if raw_upper is not None and raw_upper != "":
+        try:
+            cards = cards_from_value(raw_upper)
+        except RuleViolation as err:
+            raise err.at("upper") from None
+        if len(cards) != 1:
+            raise RuleViolation(
+                _('"%(token)s" is not one card: the upper card is a single card like 7D.'),
+                code="bad_token",
+                field="upper",
+                token=str(raw_upper),
+                position=1,
+                expected="a single card like 7D",
+            )
+        upper = cards[0]
+    needs_upper = ending == "knock" or (ending == "romi" and variant.gin_spade_doubles)
+    if upper is None and needs_upper:
+        raise RuleViolation(
+            _("Enter the upper card: it sets the knock limit."),
+            code="upper_missing",
+            field="upper",
+        )
+
+    hands = _parse_hands(data.get("hands"))
+    deadwood = _parse_deadwood(variant, data.get("deadwood"))
+    if ending != "void" and hands is None and deadwood is None:
+        raise RuleViolation(
+            _("Enter both hands, or both players' deadwood."),
+            code="hands_missing",
+            field="hands",
+        )
+
+    pile: list[Sequence[Card]] = []
+    fields: list[str | None] = []
+    if hands is not None:
+        pile.extend(hands)
+        fields.extend(["hands.0", "hands.1"])
+    check_feasible(variant, pile, fields)
+    if upper is not None:
+        # The upper card may have been taken into a hand, so it only has to exist.
+        check_feasible(variant, [[upper]], ["upper"])
+    return GinEntry(number, ending, by_seat, upper, hands, deadwood)
+
+
+def _parse_hands(raw: object) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list | tuple) or len(raw) != SEATS:
+        raise RuleViolation(
+            _("Enter both hands, one for each player."),
+            code="bad_entry",
+            field="hands",
+            where="hands",
+        )
+    out: list[tuple[Card, ...]] = []
+    for seat, value in enumerate(raw):
+        field = f"hands.{seat}"
+        if value is None:
+            raise RuleViolation(
+                _("Enter seat %(seat)d's ten cards."),
+                code="hands_missing",
+                field=field,
+                seat=seat + 1,
+            )
+        try:
+            cards = tuple(cards_from_value(value))
+        except RuleViolation as err:
+            raise err.at(field) from None
+        if len(cards) != HAND_SIZE:
+            raise RuleViolation(
+                _("Seat %(seat)d's hand has %(count)d cards; a Gin Römi hand has ten."),
+                code="hand_size",
+                field=field,
+                seat=seat + 1,
+                count=len(cards),
+            )
+        out.append(cards)
+    return out[0], out[1]
+
+
+def _parse_deadwood(variant: Variant, raw: object) -> tuple[int, int] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list | tuple) or len(raw) != SEATS:
+        raise RuleViolation(
+            _("Enter both players' deadwood."),
+            code="bad_entry",
+            field="deadwood",
+            where="deadwood",
+        )
+    most = HAND_SIZE * _most_valuable(variant)
+    out: list[int] = []
+    for seat, value in enumerate(raw):
+        field = f"deadwood.{seat}"
+        if not _is_int(value) or int(str(value)) < 0:
+            raise RuleViolation(
+                _('"%(token)s" is not a number of points: expected 0 or more.'),
+                code="bad_points",
+                field=field,
+                token=str(value),
+            )
+        points = int(str(value))
+        if points > most:
+            raise RuleViolation(
+                _("%(points)d points of deadwood is more than ten cards can hold (%(max)d)."),
+                code="implausible_points",
+                field=field,
+                points=points,
+                max=most,
+            )
+        out.append(points)
+    return out[0], out[1]
+
+
+def _most_valuable(variant: Variant) -> int:
+    table = variant.penalty_table
+    return max(table[k] for k in ("A", *(str(r) for r in range(2, 11)), "J", "Q", "K"))
+
+
+# -- lay-offs --------------------------------------------------------------------------------
+
+
+def _attachments(variant: Variant, meld: Meld, hand: Sequence[Card]) -> list[list[Card]]:
+    """Chains of cards from ``hand`` that could be added to ``meld``, nearest first.
+
+    A set gets one chain per missing card (each of length one); a run gets a chain
+    downwards and one upwards, each card needing the ones before it.
+    """
+    have = set(hand)
+    chains: list[list[Card]] = []
+    if meld.kind is MeldKind.SET:
+        rank = meld.represents[0].rank
+        room = (variant.max_set or 4 * variant.decks) - len(meld)
+        used = {c.suit for c in meld.represents}
+        for set_suit in Suit:
+            card = Card(rank, set_suit)
+            if room > 0 and card in have and not (variant.set_suits_distinct and set_suit in used):
+                chains.append([card])
+        return chains
+    run_suit = meld.represents[0].suit
+    assert run_suit is not None
+    positions = [c.rank for c in meld.represents]
+    if positions[-1] == 1 and len(positions) > 1:
+        positions[-1] = 14  # a high ace closes the run
+    low, high = positions[0], positions[-1]
+    lowest = 1 if variant.ace_low else 2
+    highest = 14 if variant.ace_high else 13
+    down: list[Card] = []
+    p = low - 1
+    while p >= lowest and high - p < 13:
+        card = Card(p, run_suit)
+        if card not in have:
+            break
+        down.append(card)
+        p -= 1
+    up: list[Card] = []
+    p = high + 1
+    while p <= highest and p - low < 13:
+        card = Card(1 if p == 14 else p, run_suit)
+        if card not in have:
+            break
+        up.append(card)
+        p += 1
+    return [chain for chain in (down, up) if chain]
+
+
+def _layoff_choices(
+    variant: Variant, melds: Sequence[Meld], hand: Sequence[Card]
+) -> Iterator[frozenset[Card]]:
+    """Every set of the opponent's cards that could be laid off together (none first)."""
+    chains = [chain for meld in melds for chain in _attachments(variant, meld, hand)]
+    seen: set[frozenset[Card]] = set()
+    for lengths in product(*(range(len(chain) + 1) for chain in chains)):
+        chosen = frozenset(c for chain, n in zip(chains, lengths, strict=True) for c in chain[:n])
+        if chosen not in seen:
+            seen.add(chosen)
+            yield chosen
+
+
+def lay_off(variant: Variant, knocker: Sequence[Card], opponent: Sequence[Card]) -> LayoffResult:
+    """The knock's outcome for the opponent: its melds and deadwood after laying off.
+
+    The knocker lays down a least-deadwood arrangement (of several, the one that leaves the
+    opponent the most deadwood); the opponent melds and lays off to leave the least.
+    """
+    best: LayoffResult | None = None
+    for laid in minimal_arrangements(variant, knocker):
+        answer = _opponent_best(variant, laid, opponent)
+        if best is None or answer.opponent.deadwood > best.opponent.deadwood:
+            best = answer
+    if best is None:  # pragma: no cover - every hand has an arrangement
+        raise RulesError("no arrangement for the knocker")
+    return best
+
+
+def _opponent_best(variant: Variant, laid: Arrangement, opponent: Sequence[Card]) -> LayoffResult:
+    best: LayoffResult | None = None
+    for chosen in _layoff_choices(variant, laid.melds, opponent):
+        rest = list(opponent)
+        for card in chosen:
+            rest.remove(card)
+        own = best_arrangement(variant, rest)
+        if best is None or own.deadwood < best.opponent.deadwood:
+            ordered = tuple(c for c in opponent if c in chosen)
+            best = LayoffResult(laid, own, ordered)
+    assert best is not None
+    return best
+
+
+# -- scoring ---------------------------------------------------------------------------------
+
+
+def score_deal(variant: Variant, entry: GinEntry) -> DealScore:
+    """Score one deal: the winner's points go on the sheet, the loser's line is 0.
+
+    Knock: the knocker scores the opponent's deadwood minus its own; an undercut (the
+    opponent's deadwood no more than the knocker's) gives the opponent the difference plus
+    the undercut bonus. Römi: the römi bonus plus the opponent's deadwood. Void: nothing.
+    A spade upper card doubles the deal when the variant says so.
+
+    Raises :class:`RuleViolation` for a knock over the upper card's limit, a knock under an
+    ace, a "römi" with cards left over, or a knock that is really a römi.
+    """
+    _require_gin(variant)
+    flags: dict[str, object] = {
+        "deal": entry.number,
+        "ending": entry.ending,
+        "by": entry.by,
+        "winner": None,
+        "upper": None if entry.upper is None else entry.upper.code,
+        "from_cards": entry.hands is not None,
+    }
+    if entry.ending == "void":
+        return DealScore(points=(0, 0), flags=flags)
+    by = entry.by
+    assert by is not None
+    other = 1 - by
+    upper = entry.upper
+    doubled = bool(variant.gin_spade_doubles and upper is not None and upper.suit is Suit.SPADES)
+    deadwood = [0, 0]
+    if entry.ending == "knock":
+        assert upper is not None
+        limit = _knock_limit(variant, upper)
+        if entry.hands is not None:
+            knocker_hand, opponent_hand = entry.hands[by], entry.hands[other]
+            own = best_arrangement(variant, knocker_hand)
+            _check_knock(variant, by, own.deadwood, upper, limit, f"hands.{by}", own)
+            result = lay_off(variant, knocker_hand, opponent_hand)
+            deadwood[by] = own.deadwood
+            deadwood[other] = result.opponent.deadwood
+            arrangements = {by: result.knocker, other: result.opponent}
+            flags["layoffs"] = [c.code for c in result.laid_off]
+            flags["melds"] = [_melds_text(arrangements[s]) for s in range(SEATS)]
+            flags["unmatched"] = [format_cards(arrangements[s].unmatched) for s in range(SEATS)]
+        else:
+            assert entry.deadwood is not None
+            deadwood = list(entry.deadwood)
+            _check_knock(variant, by, deadwood[by], upper, limit, f"deadwood.{by}", None)
+        flags["limit"] = limit
+        if deadwood[other] <= deadwood[by]:
+            winner = other
+            points = deadwood[by] - deadwood[other] + variant.gin_bonus_undercut
+            flags["undercut"] = True
+        else:
+            winner = by
+            points = deadwood[other] - deadwood[by]
+            flags["undercut"] = False
+    else:
+        if entry.hands is not None:
+            own = best_arrangement(variant, entry.hands[by])
+            if own.deadwood:
+                raise RuleViolation(
+                    _(
+                        "This is no römi: seat %(seat)d's best melds leave %(cards)s "
+                        "(%(points)d points) unmatched."
+                    ),
+                    code="not_romi",
+                    field=f"hands.{by}",
+                    seat=by + 1,
+                    cards=describe_cards(own.unmatched),
+                    points=own.deadwood,
+                )
+            theirs = best_arrangement(variant, entry.hands[other])
+            deadwood[other] = theirs.deadwood
+            arrangements = {by: own, other: theirs}
+            flags["melds"] = [_melds_text(arrangements[s]) for s in range(SEATS)]
+            flags["unmatched"] = [format_cards(arrangements[s].unmatched) for s in range(SEATS)]
+        else:
+            assert entry.deadwood is not None
+            deadwood = list(entry.deadwood)
+            if deadwood[by]:
+                raise RuleViolation(
+                    _(
+                        "A römi melds all ten cards, so seat %(seat)d's deadwood is 0, "
+                        "not %(points)d."
+                    ),
+                    code="not_romi",
+                    field=f"deadwood.{by}",
+                    seat=by + 1,
+                    points=deadwood[by],
+                )
+        winner = by
+        points = variant.gin_bonus_romi + deadwood[other]
+    if doubled:
+        points *= 2
+    if entry.hands is not None and entry.deadwood is not None and list(entry.deadwood) != deadwood:
+        flags["entered_deadwood"] = list(entry.deadwood)
+    flags["winner"] = winner
+    flags["deadwood"] = deadwood
+    flags["doubled"] = doubled
+    scores = [0, 0]
+    scores[winner] = points
+    return DealScore(points=(scores[0], scores[1]), flags=flags)
+
+
+def _knock_limit(variant: Variant, upper: Card) -> int:
+    if upper.rank == 1:
+        raise RuleViolation(
+            _("Nobody may knock under an ace upper card: the deal ends in römi or is void."),
+            code="ace_upper",
+            field="ending",
+            upper=upper.label,
+        )
+    return variant.penalty(upper)
+
+
+def _check_knock(
+    variant: Variant,
+    seat: int,
+    points: int,
+    upper: Card,
+    limit: int,
+    field: str,
+    arrangement: Arrangement | None,
+) -> None:
+    if points == 0:
+        raise RuleViolation(
+            _("All of seat %(seat)d's cards are in melds: enter this deal as a römi."),
+            code="knock_is_romi",
+            field="ending",
+            seat=seat + 1,
+        )
+    if points > limit:
+        if arrangement is not None:
+            raise RuleViolation(
+                _(
+                    "Seat %(seat)d cannot knock with %(points)d points (%(cards)s): "
+                    "the upper card %(upper)s allows at most %(limit)d."
+                ),
+                code="knock_over_limit",
+                field=field,
+                seat=seat + 1,
+                points=points,
+                cards=describe_cards(arrangement.unmatched),
+                upper=upper.label,
+                limit=limit,
+            )
+        raise RuleViolation(
+            _(
+                "Seat %(seat)d cannot knock with %(points)d points: "
+                "the upper card %(upper)s allows at most %(limit)d."
+            ),
+            code="knock_over_limit",
+            field=field,
+            seat=seat + 1,
+            points=points,
+            upper=upper.label,
+            limit=limit,
+        )
+
+
+def _melds_text(arrangement: Arrangement) -> list[str]:
+    return [format_cards(m.cards) for m in arrangement.melds]
+
+
+# -- the game --------------------------------------------------------------------------------
+
+
+def _winner_of(deal: DealScore) -> int | None:
+    winner = deal.flags.get("winner")
+    if _is_int(winner) and 0 <= int(str(winner)) < SEATS:
+        return int(str(winner))
+    scored = [seat for seat, points in enumerate(deal.points) if points > 0]
+    return scored[0] if len(scored) == 1 else None
+
+
+def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableStanding:
+    """Running totals (higher is better); the game ends when a player reaches the target.
+
+    When it has ended, ``extra["settlement"]`` holds the final account: each player's
+    points, the bonus for every deal won, the game bonus and the shutout bonus for the
+    winner when the loser scored nothing, and ``result``, the difference the loser pays.
+    A deal scored after the game ended is refused.
+    """
+    _require_gin(variant)
+    if seats != SEATS:
+        raise RuleViolation(
+            _("%(game)s is played by two players; this table has %(count)d."),
+            code="player_count",
+            field="seats",
+            game=variant.name,
+            count=seats,
+        )
+    totals = [0, 0]
+    won = [0, 0]
+    ended_at: int | None = None
+    for number, deal in enumerate(deals, 1):
+        if len(deal.points) != SEATS:
+            raise RulesError(f"deal has {len(deal.points)} scores for {SEATS} seats")
+        if ended_at is not None:
+            raise RuleViolation(
+                _("The game was over after deal %(number)d; deal %(next)d cannot be scored."),
+                code="game_over",
+                field="deals",
+                number=ended_at,
+                next=number,
+            )
+        for seat in range(SEATS):
+            totals[seat] += deal.points[seat]
+        winner = _winner_of(deal)
+        if winner is not None:
+            won[winner] += 1
+        if max(totals) >= variant.gin_target:
+            ended_at = number
+
+    finished = ended_at is not None
+    ranking = tuple(sorted(range(SEATS), key=lambda s: (-totals[s], -won[s], s)))
+    winner_seat = ranking[0] if finished else None
+    extra: dict[str, object] = {
+        "deals_played": len(deals),
+        "deals_won": list(won),
+        "target": variant.gin_target,
+        "settlement": None,
+    }
+    if winner_seat is not None:
+        extra["settlement"] = _settle(variant, totals, won, winner_seat)
+    return TableStanding(
+        totals=(totals[0], totals[1]),
+        lower_is_better=False,
+        finished=finished,
+        ranking=ranking,
+        winner=winner_seat,
+        extra=extra,
+    )
+
+
+def _settle(variant: Variant, totals: list[int], won: list[int], winner: int) -> dict[str, object]:
+    loser = 1 - winner
+    deal_bonus = [variant.gin_settle_per_deal * n for n in won]
+    game_bonus = [0, 0]
+    game_bonus[winner] = variant.gin_settle_game
+    shutout_bonus = [0, 0]
+    if totals[loser] == 0:
+        shutout_bonus[winner] = variant.gin_settle_shutout
+    final = [totals[s] + deal_bonus[s] + game_bonus[s] + shutout_bonus[s] for s in range(SEATS)]
+    return {
+        "points": list(totals),
+        "deal_bonus": deal_bonus,
+        "game_bonus": game_bonus,
+        "shutout_bonus": shutout_bonus,
+        "final": final,
+        "winner": winner,
+        "result": final[winner] - final[loser],
+    }
