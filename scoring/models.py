@@ -20,16 +20,22 @@ class Deal(models.Model):
     depends on re-running the engine, and the entry can always be re-checked.
     """
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="deals", verbose_name=_("table"))
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="deals", verbose_name=_("table")
+    )
     number = models.PositiveSmallIntegerField(_("deal"))
     # {"sets": n, "runs": n} for contract games; null for Römi games.
     contract = models.JSONField(_("contract"), null=True, blank=True)
     entry = models.JSONField(_("entry"))
     points = models.JSONField(_("points"))
     flags = models.JSONField(_("notes"), default=dict, blank=True)
-    status = models.CharField(_("status"), max_length=16, choices=DealStatus.choices, default=DealStatus.SUBMITTED)
+    status = models.CharField(
+        _("status"), max_length=16, choices=DealStatus.choices, default=DealStatus.SUBMITTED
+    )
     version = models.PositiveIntegerField(_("version"), default=1)
-    submitted_seat = models.PositiveSmallIntegerField(_("submitted from seat"), null=True, blank=True)
+    submitted_seat = models.PositiveSmallIntegerField(
+        _("submitted from seat"), null=True, blank=True
+    )
     submitted_device = models.CharField(_("submitted from device"), max_length=64, blank=True)
     updated_at = models.DateTimeField(_("changed"), auto_now=True)
 
@@ -37,7 +43,9 @@ class Deal(models.Model):
         ordering = ["table", "number"]
         verbose_name = _("deal")
         verbose_name_plural = _("deals")
-        constraints = [models.UniqueConstraint(fields=["table", "number"], name="one_deal_number_per_table")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_deal_number_per_table")
+        ]
 
     def __str__(self) -> str:
         return f"{self.table} · {_('deal')} {self.number}"
@@ -56,7 +64,9 @@ class DealAction(models.TextChoices):
 class DealVersion(models.Model):
     """Every change of a deal, never updated or deleted: who, when, and the deal after it."""
 
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="versions", verbose_name=_("deal"))
+    deal = models.ForeignKey(
+        Deal, on_delete=models.CASCADE, related_name="versions", verbose_name=_("deal")
+    )
     version = models.PositiveIntegerField(_("version"))
     action = models.CharField(_("action"), max_length=16, choices=DealAction.choices)
     entry = models.JSONField(_("entry"))

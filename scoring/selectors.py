@@ -43,7 +43,11 @@ class TableSheet:
         """One row per seat, best first: the player, the total and the place."""
         place = {seat: index + 1 for index, seat in enumerate(self.standing.ranking)}
         return [
-            {"seat": seat, "total": self.standing.totals[seat.position], "place": place[seat.position]}
+            {
+                "seat": seat,
+                "total": self.standing.totals[seat.position],
+                "place": place[seat.position],
+            }
             for seat in sorted(self.seats, key=lambda s: place[s.position])
         ]
 
@@ -83,7 +87,9 @@ def event_sheets(*, event: Event) -> list[TableSheet]:
     for table in tables:
         table.stage = stage
         seats, deals = list(table.seats.all()), list(table.deals.all())
-        sheets.append(TableSheet(table, seats, deals, _standing(variant, len(seats), deals), variant))
+        sheets.append(
+            TableSheet(table, seats, deals, _standing(variant, len(seats), deals), variant)
+        )
     return sheets
 
 

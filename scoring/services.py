@@ -44,7 +44,9 @@ def _locked_table(table: Table) -> Table:
 
 
 def _replayed(deal: Deal | None, request_id: str) -> bool:
-    return deal is not None and DealVersion.objects.filter(deal=deal, request_id=request_id).exists()
+    return (
+        deal is not None and DealVersion.objects.filter(deal=deal, request_id=request_id).exists()
+    )
 
 
 def _version_row(deal: Deal, action: str, by: Actor, request_id: str) -> DealVersion:
@@ -109,7 +111,9 @@ def deal_record(
     deal.entry = entry
     deal.points = list(score.points)
     deal.flags = score.flags
-    deal.status = DealStatus.CONFIRMED if (by.is_director and deal.is_confirmed) else DealStatus.SUBMITTED
+    deal.status = (
+        DealStatus.CONFIRMED if (by.is_director and deal.is_confirmed) else DealStatus.SUBMITTED
+    )
     deal.version += 1
     deal.submitted_seat = by.seat
     deal.submitted_device = by.device
@@ -121,7 +125,13 @@ def deal_record(
 def _check_number(*, table: Table, number: int, variant: Any, is_new: bool) -> None:
     if not is_new:
         return
-    last = Deal.objects.filter(table=table).order_by("-number").values_list("number", flat=True).first() or 0
+    last = (
+        Deal.objects.filter(table=table)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+        or 0
+    )
     if number != last + 1:
         raise RuleViolation(
             _("The next deal at this table is deal %(next)d."), code="deal_order", next=last + 1

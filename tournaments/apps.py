@@ -7,3 +7,6 @@ from django.utils.translation import gettext_lazy as _
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Clubs and tournaments")
+
+    def ready(self) -> None:
+        from tournaments import signals  # noqa: F401 - connects the receivers

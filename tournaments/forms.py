@@ -8,3 +8,41 @@ from django.utils.translation import gettext_lazy as _
 class LanguageForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     next = forms.CharField(required=False, widget=forms.HiddenInput)
+
+
+def _variant_choices() -> list[tuple[str, str]]:
+    from rules import VARIANT_IDS, get_variant
+
+    return [(variant_id, get_variant(variant_id).name) for variant_id in VARIANT_IDS]
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    variant_id = forms.ChoiceField(label=_("Game"), choices=_variant_choices)
+    preferred_table_size = forms.IntegerField(
+        label=_("Preferred table size"), min_value=2, max_value=6, initial=4
+    )
+    allow_points_entry = forms.BooleanField(
+        label=_("Allow points instead of cards"),
+        required=False,
+        initial=True,
+        help_text=_("Players may type a hand's points when they did not keep the cards."),
+    )
+    require_laydown = forms.BooleanField(
+        label=_("Require the winner's melds"),
+        required=False,
+        help_text=_(
+            "Contract games: the player who went out enters the melds, checked against the contract."
+        ),
+    )
+
+
+class GuestForm(forms.Form):
+    name = forms.CharField(label=_("Guest's name"), max_length=120)
+
+
+class SwapForm(forms.Form):
+    first = forms.IntegerField(widget=forms.HiddenInput)
+    second = forms.IntegerField(label=_("Swap with"))

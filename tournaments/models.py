@@ -94,7 +94,9 @@ class Profile(models.Model):
 
 
 class Season(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("club"))
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("club")
+    )
     name = models.CharField(_("name"), max_length=120)
     starts_on = models.DateField(_("starts"))
     ends_on = models.DateField(_("ends"))
@@ -111,7 +113,9 @@ class Season(models.Model):
 class Player(models.Model):
     """A person who plays: a member with an account, or a guest who is only a name."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players", verbose_name=_("club"))
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="players", verbose_name=_("club")
+    )
     name = models.CharField(_("name"), max_length=120)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -127,7 +131,9 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         constraints = [
-            models.UniqueConstraint(fields=["club", "user"], name="one_player_per_account_and_club"),
+            models.UniqueConstraint(
+                fields=["club", "user"], name="one_player_per_account_and_club"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -145,9 +151,16 @@ class EventStatus(models.TextChoices):
 
 
 class Event(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events", verbose_name=_("club"))
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="events", verbose_name=_("club")
+    )
     season = models.ForeignKey(
-        Season, on_delete=models.SET_NULL, null=True, blank=True, related_name="events", verbose_name=_("season")
+        Season,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("season"),
     )
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
@@ -190,10 +203,17 @@ class RegistrationStatus(models.TextChoices):
 
 
 class Registration(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("event"))
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("player"))
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("event")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("player")
+    )
     status = models.CharField(
-        _("status"), max_length=16, choices=RegistrationStatus.choices, default=RegistrationStatus.REGISTERED
+        _("status"),
+        max_length=16,
+        choices=RegistrationStatus.choices,
+        default=RegistrationStatus.REGISTERED,
     )
     late = models.BooleanField(_("arrived late"), default=False)
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
@@ -203,7 +223,9 @@ class Registration(models.Model):
         ordering = ["event", "player__name"]
         verbose_name = _("registration")
         verbose_name_plural = _("registrations")
-        constraints = [models.UniqueConstraint(fields=["event", "player"], name="one_registration_per_player")]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="one_registration_per_player")
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} · {self.event}"
@@ -216,16 +238,22 @@ class StageStatus(models.TextChoices):
 
 
 class Stage(models.Model):
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="stages", verbose_name=_("event"))
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="stages", verbose_name=_("event")
+    )
     number = models.PositiveSmallIntegerField(_("number"), default=1)
     seed = models.BigIntegerField(_("draw seed"))
-    status = models.CharField(_("status"), max_length=16, choices=StageStatus.choices, default=StageStatus.PREVIEW)
+    status = models.CharField(
+        _("status"), max_length=16, choices=StageStatus.choices, default=StageStatus.PREVIEW
+    )
 
     class Meta:
         ordering = ["event", "number"]
         verbose_name = _("stage")
         verbose_name_plural = _("stages")
-        constraints = [models.UniqueConstraint(fields=["event", "number"], name="one_stage_number_per_event")]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="one_stage_number_per_event")
+        ]
 
     def __str__(self) -> str:
         return f"{self.event} · {self.number}"
@@ -238,7 +266,9 @@ def new_entry_key() -> str:
 
 
 class Table(models.Model):
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="tables", verbose_name=_("stage"))
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="tables", verbose_name=_("stage")
+    )
     number = models.PositiveSmallIntegerField(_("table number"))
     # The table's private score-entry link: unguessable, and replaced when revoked.
     entry_key = models.CharField(_("entry key"), max_length=32, unique=True, default=new_entry_key)
@@ -247,7 +277,9 @@ class Table(models.Model):
         ordering = ["stage", "number"]
         verbose_name = _("table")
         verbose_name_plural = _("tables")
-        constraints = [models.UniqueConstraint(fields=["stage", "number"], name="one_table_number_per_stage")]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "number"], name="one_table_number_per_stage")
+        ]
 
     def __str__(self) -> str:
         return f"{self.stage.event} · {_('table')} {self.number}"
@@ -257,8 +289,12 @@ class Table(models.Model):
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player"))
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+    )
     position = models.PositiveSmallIntegerField(_("seat"))
     is_first_dealer = models.BooleanField(_("deals first"), default=False)
 
@@ -268,7 +304,9 @@ class Seat(models.Model):
         verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="one_player_per_seat"),
-            models.UniqueConstraint(fields=["table", "player"], name="one_seat_per_player_and_table"),
+            models.UniqueConstraint(
+                fields=["table", "player"], name="one_seat_per_player_and_table"
+            ),
         ]
 
     def __str__(self) -> str:

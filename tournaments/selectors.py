@@ -5,7 +5,16 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
-from tournaments.models import Club, Membership, Profile, Role
+from tournaments.models import (
+    Club,
+    Event,
+    Membership,
+    Player,
+    Profile,
+    Registration,
+    RegistrationStatus,
+    Role,
+)
 
 
 def user_language(*, user: AbstractBaseUser | AnonymousUser) -> str:
@@ -37,3 +46,21 @@ def club_role_counts(*, club: Club) -> dict[str, int]:
     for role in Membership.objects.filter(club=club).values_list("role", flat=True):
         counts[role] += 1
     return counts
+
+
+def event_registrations(*, event: Event) -> QuerySet[Registration]:
+    return event.registrations.select_related("player").order_by("status", "player__name")
+
+
+def registerable_players(*, event: Event) -> QuerySet[Player]:
+    """The club's players not yet registered (or withdrawn), for the director's picker."""
+    taken = Registration.objects.filter(event=event).exclude(status=RegistrationStatus.WITHDRAWN)
+    return (
+        Player.objects.filter(club=event.club)
+        .exclude(pk__in=taken.values("player_id"))
+        .order_by("name")
+    )
+
+
+def club_events(*, club: Club) -> QuerySet[Event]:
+    return club.events.order_by("-date", "name")

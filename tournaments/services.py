@@ -21,8 +21,8 @@ from tournaments.models import (
     Profile,
     Registration,
     RegistrationStatus,
-    Seat,
     Season,
+    Seat,
     Stage,
     StageStatus,
     Table,
@@ -106,13 +106,17 @@ def registration_add(*, event: Event, player: Player, checked_in: bool = False) 
         event=event,
         player=player,
         defaults={
-            "status": RegistrationStatus.CHECKED_IN if checked_in else RegistrationStatus.REGISTERED,
+            "status": RegistrationStatus.CHECKED_IN
+            if checked_in
+            else RegistrationStatus.REGISTERED,
             "late": late,
             "checked_in_at": now if checked_in else None,
         },
     )
     if not created and registration.status == RegistrationStatus.WITHDRAWN:
-        registration.status = RegistrationStatus.CHECKED_IN if checked_in else RegistrationStatus.REGISTERED
+        registration.status = (
+            RegistrationStatus.CHECKED_IN if checked_in else RegistrationStatus.REGISTERED
+        )
         registration.late = late
         registration.save(update_fields=["status", "late"])
     return registration
@@ -135,7 +139,9 @@ def registration_status_set(*, registration: Registration, status: str) -> Regis
 def _table_bounds(event: Event) -> TableBounds:
     variant = event.variant
     preferred = min(max(event.preferred_table_size, variant.min_players), variant.max_players)
-    return TableBounds(min_size=variant.min_players, max_size=variant.max_players, preferred=preferred)
+    return TableBounds(
+        min_size=variant.min_players, max_size=variant.max_players, preferred=preferred
+    )
 
 
 def _seat_stage(stage: Stage, player_ids: list[int]) -> None:
@@ -160,7 +166,9 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     player_ids = list(
-        event.registrations.filter(status=RegistrationStatus.CHECKED_IN).values_list("player_id", flat=True)
+        event.registrations.filter(status=RegistrationStatus.CHECKED_IN).values_list(
+            "player_id", flat=True
+        )
     )
     stage = event.stages.filter(number=1).first()
     if stage is not None:

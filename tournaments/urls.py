@@ -2,7 +2,10 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import views
+from scoring import views as scoring_views
+from tournaments import event_views, views
+
+event = "clubs/<slug:slug>/events/<int:event_id>/"
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,4 +14,33 @@ urlpatterns = [
     path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),
     path("clubs/<slug:slug>/members/", views.club_member_list, name="club_members"),
     path("clubs/<slug:slug>/recount/", views.club_stats_refresh, name="club_stats_refresh"),
+    path("clubs/<slug:slug>/events/new/", event_views.event_new, name="event_new"),
+    path(event, scoring_views.event_public, name="event_public"),
+    path(event + "live/", scoring_views.event_live, name="event_live"),
+    path(event + "manage/", event_views.event_manage, name="event_manage"),
+    path(event + "registrations/", event_views.registration_create, name="registration_create"),
+    path(
+        event + "registrations/<int:registration_id>/",
+        event_views.registration_update,
+        name="registration_update",
+    ),
+    path(event + "draw/", event_views.draw, name="draw"),
+    path(event + "draw/confirm/", event_views.draw_confirm, name="draw_confirm"),
+    path(event + "draw/swap/", event_views.seats_swap, name="seats_swap"),
+    path(event + "tables/<int:table_id>/revoke/", event_views.table_revoke, name="table_revoke"),
+    path(
+        event + "tables/<int:table_id>/history/", scoring_views.table_history, name="table_history"
+    ),
+    # The table's private link: no account, the key is the permission.
+    path("t/<str:key>/", scoring_views.table_entry, name="table_entry"),
+    path("t/<str:key>/seat/", scoring_views.table_seat, name="table_seat"),
+    path("t/<str:key>/check/", scoring_views.table_check, name="table_check"),
+    path("t/<str:key>/qr.svg", scoring_views.table_qr, name="table_qr"),
+    path("t/<str:key>/deals/<int:number>/", scoring_views.deal_save, name="deal_save"),
+    path("t/<str:key>/deals/<int:number>/edit/", scoring_views.deal_edit, name="deal_edit"),
+    path(
+        "t/<str:key>/deals/<int:number>/confirm/",
+        scoring_views.deal_confirm_view,
+        name="deal_confirm",
+    ),
 ]

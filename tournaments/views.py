@@ -16,7 +16,7 @@ from django_tables2 import RequestConfig
 from tournaments.forms import LanguageForm
 from tournaments.models import Role
 from tournaments.permissions import get_club_for
-from tournaments.selectors import club_list, club_members, club_role_counts
+from tournaments.selectors import club_events, club_list, club_members, club_role_counts
 from tournaments.services import club_stats_request, profile_language_set
 from tournaments.tables import MemberTable
 
@@ -42,7 +42,12 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/club_detail.html",
-        {"club": club, "membership": membership, "can_direct": can_direct},
+        {
+            "club": club,
+            "membership": membership,
+            "can_direct": can_direct,
+            "events": club_events(club=club),
+        },
     )
 
 

@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from scoring.i18n import contract_text
+
+register = template.Library()
+
+
+@register.filter
+def get(mapping: Any, key: Any) -> Any:
+    """`{{ errors|get:"p2_cards" }}`: templates cannot index a dict by a computed key."""
+    if not mapping:
+        return ""
+    return mapping.get(key, "") if hasattr(mapping, "get") else ""
+
+
+@register.filter
+def field(prefix: str, seat: int) -> str:
+    """`{{ "cards"|field:seat.position }}` → `p2_cards`, the entry form's field name."""
+    return f"p{seat}_{prefix}"
+
+
+@register.filter
+def contract(value: Any) -> str:
+    return contract_text(value)
+
+
+@register.filter
+def make_list_words(value: str) -> list[str]:
+    return value.split()

@@ -1,0 +1,135 @@
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import Deal, DealVersion
+from tests.factories import MembershipFactory
+from tests.scoring.conftest import seated_event
+from tournaments.models import Role
+
+pytestmark = pytest.mark.django_db
+
+
+def seated_client(table, position: int) -> Client:
+    client = Client()
+    client.post(reverse("table_seat", args=[table.entry_key]), {"seat": position})
+    return client
+
+
+def deal_post(number=1, out="0", hands=("", "AS KD", "7H", "QS"), request_id="r1", expected=0, **extra):
+    data = {"number": number, "request_id": request_id, "expected_version": expected, "out": out}
+    for seat, hand in enumerate(hands):
+        data[f"p{seat}_cards"] = hand
+    data.update(extra)
+    return data
+
+
+@pytest.fixture
+def table():
+    _event, (table,) = seated_event(variant_id="rutupeli", players=4)
+    return table
+
+
+def test_first_visit_asks_for_the_seat(client, table):
+    page = client.get(reverse("table_entry", args=[table.entry_key]))
+    assert page.status_code == 200
+    assert "Where do you sit?" in page.content.decode()
+    assert "lappu_device" in page.cookies
+
+
+def test_unknown_or_revoked_key_is_404(client, table):
+    from tournaments.services import table_key_revoke
+
+    old = table.entry_key
+    table_key_revoke(table=table)
+    assert client.get(reverse("table_entry", args=[old])).status_code == 404
+    assert client.get(reverse("table_entry", args=["nope"])).status_code == 404
+
+
+def test_submit_then_confirm_from_another_phone(table):
+    alice = seated_client(table, 0)
+    page = alice.get(reverse("table_entry", args=[table.entry_key])).content.decode()
+    assert "2 sets" in page  # deal 1's contract
+    response = alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post())
+    assert response.status_code == 302
+    deal = Deal.objects.get()
+    assert deal.points == [0, 30, 5, 10]
+    confirm = {"expected_version": 1, "request_id": "c"}
+    alice.post(reverse("deal_confirm", args=[table.entry_key, 1]), confirm)
+    assert not Deal.objects.get().is_confirmed
+    bob = seated_client(table, 1)
+    bob.post(reverse("deal_confirm", args=[table.entry_key, 1]), confirm)
+    assert Deal.objects.get().is_confirmed
+
+
+def test_error_is_shown_next_to_the_field_and_nothing_saved(table):
+    alice = seated_client(table, 0)
+    response = alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post(hands=("", "AS KZ", "7H", "QS")))
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "KZ" in html
+    assert 'value="AS KZ"' in html  # what was typed is kept
+    assert not Deal.objects.exists()
+
+
+def test_live_check_prices_the_deal(table):
+    alice = seated_client(table, 0)
+    html = alice.post(reverse("table_check", args=[table.entry_key]), deal_post()).content.decode()
+    assert "Looks right" in html and ": 30" in html
+    bad = alice.post(reverse("table_check", args=[table.entry_key]), deal_post(hands=("", "AS", "7H", "Q?"))).content.decode()
+    assert "Not yet right" in bad and "Q?" in bad
+
+
+def test_double_tap_records_once(table):
+    alice = seated_client(table, 0)
+    for _ in range(2):
+        alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post(request_id="same"))
+    assert DealVersion.objects.count() == 1
+
+
+def test_two_phones_saving_the_same_deal_get_the_conflict_screen(table):
+    alice, bob = seated_client(table, 0), seated_client(table, 1)
+    alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post(request_id="a"))
+    response = bob.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post(out="1", hands=("5H", "", "7H", "QS"), request_id="b"))
+    assert response.status_code == 409
+    assert "Someone saved this deal first" in response.content.decode()
+    assert Deal.objects.get().points == [0, 30, 5, 10]
+
+
+def test_correction_starts_from_the_saved_entry(table):
+    alice = seated_client(table, 0)
+    alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post())
+    html = alice.get(reverse("deal_edit", args=[table.entry_key, 1])).content.decode()
+    assert 'value="AS KD"' in html
+    assert 'name="expected_version" value="1"' in html
+
+
+def test_public_page_shows_totals_and_unconfirmed_mark(client, table):
+    alice = seated_client(table, 0)
+    alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post())
+    event = table.stage.event
+    html = client.get(event.get_absolute_url()).content.decode()
+    assert "Ranking" in html and "30" in html and 'class="unconfirmed"' in html
+    live = client.get(reverse("event_live", args=[event.club.slug, event.pk]))
+    assert live.status_code == 200
+
+
+def test_history_is_for_the_clubs_directors(client, table):
+    event = table.stage.event
+    url = reverse("table_history", args=[event.club.slug, event.pk, table.pk])
+    assert client.get(url).status_code == 302
+    client.force_login(MembershipFactory(club=event.club, role=Role.MEMBER).user)
+    assert client.get(url).status_code == 403
+    client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
+    assert client.get(url).status_code == 200
+
+
+def test_a_key_works_for_its_own_table_only():
+    _event, (one, two) = seated_event(variant_id="rutupeli", players=8)
+    alice = seated_client(one, 0)
+    # Deal 1 of table two through table one's key changes table one only.
+    alice.post(reverse("deal_save", args=[one.entry_key, 1]), deal_post())
+    assert Deal.objects.get().table_id == one.pk
+    assert not two.deals.exists()

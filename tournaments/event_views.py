@@ -1,0 +1,184 @@
+"""A director's pages for one event: create, registration and check-in, the draw, tables."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from rules import RuleViolation, describe_options
+from scoring.i18n import violation_text
+from scoring.selectors import event_sheets
+from tournaments.forms import EventForm, GuestForm
+from tournaments.models import (
+    Event,
+    Player,
+    Registration,
+    RegistrationStatus,
+    Role,
+    Seat,
+    StageStatus,
+    Table,
+)
+from tournaments.permissions import get_club_for
+from tournaments.selectors import event_registrations, registerable_players
+from tournaments.services import (
+    event_create,
+    registration_add,
+    registration_guest_add,
+    registration_status_set,
+    seat_swap,
+    stage_confirm,
+    stage_draw,
+    table_key_revoke,
+)
+
+
+def _director_event(request: HttpRequest, slug: str, event_id: int) -> Event:
+    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
+    return get_object_or_404(Event.objects.select_related("club"), pk=event_id, club=club)
+
+
+@login_required
+def event_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        options = {
+            "allow_points_entry": data["allow_points_entry"],
+            "require_laydown": data["require_laydown"],
+        }
+        try:
+            event = event_create(
+                club=club,
+                name=data["name"],
+                date=data["date"],
+                venue=data["venue"],
+                variant_id=data["variant_id"],
+                options=options,
+                preferred_table_size=data["preferred_table_size"],
+            )
+        except RuleViolation as error:
+            form.add_error(None, violation_text(error))
+        else:
+            messages.success(request, _("Event created. Register the players next."))
+            return redirect("event_manage", slug=slug, event_id=event.pk)
+    return render(request, "tournaments/event_new.html", {"club": club, "form": form})
+
+
+@login_required
+def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = _director_event(request, slug, event_id)
+    stage = event.stages.order_by("-number").first()
+    tables = (
+        Table.objects.filter(stage=stage).prefetch_related("seats__player").order_by("number")
+        if stage
+        else []
+    )
+    context = {
+        "event": event,
+        "club": event.club,
+        "rules": describe_options(event.variant),
+        "registrations": event_registrations(event=event),
+        "players": registerable_players(event=event),
+        "guest_form": GuestForm(),
+        "stage": stage,
+        "preview_tables": tables if stage and stage.status == StageStatus.PREVIEW else [],
+        "sheets": event_sheets(event=event),
+        "checked_in": event.registrations.filter(status=RegistrationStatus.CHECKED_IN).count(),
+    }
+    return render(request, "tournaments/event_manage.html", context)
+
+
+def _back(slug: str, event_id: int, anchor: str = "") -> HttpResponse:
+    response = redirect("event_manage", slug=slug, event_id=event_id)
+    response["Location"] += anchor
+    return response
+
+
+@login_required
+@require_POST
+def registration_create(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = _director_event(request, slug, event_id)
+    player_id = request.POST.get("player", "")
+    if player_id.isdigit() and (
+        player := Player.objects.filter(club=event.club, pk=player_id).first()
+    ):
+        registration_add(event=event, player=player, checked_in=True)
+        return _back(slug, event_id, "#registration")
+    form = GuestForm(request.POST)
+    if form.is_valid():
+        registration_guest_add(event=event, name=form.cleaned_data["name"])
+    else:
+        messages.error(request, _("Pick a player or type a guest's name."))
+    return _back(slug, event_id, "#registration")
+
+
+@login_required
+@require_POST
+def registration_update(
+    request: HttpRequest, slug: str, event_id: int, registration_id: int
+) -> HttpResponse:
+    event = _director_event(request, slug, event_id)
+    registration = get_object_or_404(Registration, pk=registration_id, event=event)
+    status = request.POST.get("status", "")
+    if status in RegistrationStatus.values:
+        registration_status_set(registration=registration, status=status)
+    return _back(slug, event_id, "#registration")
+
+
+@login_required
+@require_POST
+def draw(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = _director_event(request, slug, event_id)
+    try:
+        stage_draw(event=event)
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+    return _back(slug, event_id, "#draw")
+
+
+@login_required
+@require_POST
+def draw_confirm(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = _director_event(request, slug, event_id)
+    stage = event.stages.filter(status=StageStatus.PREVIEW).order_by("-number").first()
+    if stage is not None:
+        stage_confirm(stage=stage)
+        messages.success(request, _("Tables confirmed: hand each table its link or QR code."))
+    return _back(slug, event_id, "#tables")
+
+
+@login_required
+@require_POST
+def seats_swap(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = _director_event(request, slug, event_id)
+    seats = Seat.objects.filter(table__stage__event=event)
+    first = seats.filter(pk=request.POST.get("first") or 0).first()
+    second = seats.filter(pk=request.POST.get("second") or 0).first()
+    if first is None or second is None or first.pk == second.pk:
+        messages.error(request, _("Pick two different seats to swap."))
+    else:
+        try:
+            seat_swap(first=first, second=second)
+        except RuleViolation as error:
+            messages.error(request, violation_text(error))
+    return _back(slug, event_id, "#draw")
+
+
+@login_required
+@require_POST
+def table_revoke(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
+    event = _director_event(request, slug, event_id)
+    table = get_object_or_404(Table, pk=table_id, stage__event=event)
+    table_key_revoke(table=table)
+    messages.success(
+        request,
+        _("Table %(number)d has a new link; the old one no longer works.")
+        % {"number": table.number},
+    )
+    return _back(slug, event_id, "#tables")
