@@ -7,8 +7,10 @@ Forms (each also takes ``--json`` and ``--option NAME=VALUE`` for a club's house
     python -m rules meld     --variant gin_romi "7S 7H 7D"
     python -m rules deadwood --variant gin_romi "AS 2S 3S 4H 5H 6H 7D 8D 9C KC"
 
-Exit status: 0 valid (or a figure printed), 1 refused (the reason is printed),
-2 bad input (one line naming the bad token).
+``contract`` and ``meld`` print ``valid`` (with ``-v``, first how each meld is read);
+``penalty`` and ``deadwood`` print the figure as the last line. Exit status: 0 valid (or
+a figure printed), 1 refused (the reason is printed), 2 bad input (one line on stderr
+naming the bad token).
 """
 
 from __future__ import annotations
@@ -73,6 +75,14 @@ def _build_parser() -> argparse.ArgumentParser:
         sub.add_argument("--json", action="store_true", help="print the answer as JSON")
         return sub
 
+    def verbose(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument(
+            "-v",
+            "--verbose",
+            action="store_true",
+            help="before 'valid', show how each meld is read (what the wild cards stand for)",
+        )
+
     penalty = command(
         "penalty",
         "price the cards left in a hand",
@@ -88,10 +98,12 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     contract.add_argument("--deal", required=True, type=int, help="the deal number, from 1")
     contract.add_argument("melds", nargs="+", help='one argument per meld, e.g. "H3 H4 JK H6"')
+    verbose(contract)
 
     meld = command("meld", "check one set or run", "Check one meld; prints valid or the reason.")
     meld.add_argument("--kind", choices=("set", "run"), help="insist on a set or a run")
     meld.add_argument("cards", nargs="+", help='the cards, e.g. "7S 7H 7D"')
+    verbose(meld)
 
     deadwood = command(
         "deadwood",
@@ -200,7 +212,8 @@ def _contract(args: argparse.Namespace, variant: Variant, out: _Output) -> int:
         melds = check_contract(variant, int(args.deal), laydown)
     except RuleViolation as err:
         return _refusal(out, err)
-    out.lines.extend(f"meld {i}: {_meld_text(m)}" for i, m in enumerate(melds, 1))
+    if args.verbose:
+        out.lines.extend(f"meld {i}: {_meld_text(m)}" for i, m in enumerate(melds, 1))
     out.lines.append("valid")
     out.data.update(valid=True, melds=[_meld_json(m) for m in melds])
     out.emit()
@@ -217,8 +230,8 @@ def _meld(args: argparse.Namespace, variant: Variant, out: _Output) -> int:
         readings = meld_readings(variant, cards, args.kind)
     except RuleViolation as err:
         return _refusal(out, err)
-    out.lines.append(_meld_text(readings[0]))
-    if len(readings) > 1:
+    if args.verbose:
+        out.lines.append(_meld_text(readings[0]))
         out.lines.extend(f"  or {_meld_text(m)}" for m in readings[1:])
     out.lines.append("valid")
     out.data.update(

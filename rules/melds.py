@@ -91,9 +91,9 @@ def _set_reading(
             first=first.label,
             second=second.label,
         )
-    if ranks and ranks[0] != 2:
+    if (ranks and ranks[0] != 2) or (ranks and not variant.black_two_natural):
         naturals, wilds = list(fixed), jokers + twos
-    elif ranks or twos:
+    elif ranks or (twos and variant.black_two_natural):
         # A set of twos: the black twos stand in their own place and count as natural.
         naturals, wilds = fixed + twos, list(jokers)
     else:
@@ -282,14 +282,14 @@ def _runs(variant: Variant, fixed: list[Card], jokers: list[Card], twos: list[Ca
             first=first.label,
             second=second.label,
         )
-    if not suits:
+    if not suits and variant.black_two_natural:
         suits = sorted({c.suit for c in twos if c.suit is not None}, key=_SUIT_ORDER.index)
     if not suits:
         raise _no_natural()
     readings: list[Meld] = []
     first_error: RuleViolation | None = None
     for suit in suits:
-        own = next((t for t in twos if t.suit == suit), None)
+        own = next((t for t in twos if t.suit == suit), None) if variant.black_two_natural else None
         # A black two in its own run at rank 2 is natural; try that reading first.
         choices = [True, False] if own is not None and fixed else [True] if own else [False]
         for natural_two in choices:

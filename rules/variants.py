@@ -122,6 +122,7 @@ class Variant:
     cards_dealt: tuple[int, ...]
     penalty_table: dict[str, int] = field(hash=False)
     buy_cap: int | None = None
+    black_two_natural: bool = True  # a wild black two in its own place counts as natural
     runs_must_not_continue: bool = False
     stock_out_ends_deal: bool = False
     allow_points_entry: bool = True
@@ -542,7 +543,11 @@ def describe_options(variant: Variant) -> list[tuple[str, str]]:
     if v.wild_jokers and v.jokers:
         wilds.append(_("jokers"))
     if v.wild_black_twos:
-        wilds.append(_("black twos (natural in their own place)"))
+        wilds.append(
+            _("black twos (natural in their own place)")
+            if v.black_two_natural
+            else _("black twos (wild even in their own place)")
+        )
     rows.append((_("Wild cards"), _(" and ").join(wilds) if wilds else _("none")))
     if wilds:
         rows.append(

@@ -49,8 +49,12 @@ def test_contract_valid(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, "contract", "--variant", "ravaytys", "--deal", "4", "H3 H4 JK H6", "S7 S8 S9 S10"
     )
     assert code == 0
-    assert lines[-1] == "valid"
-    assert "JK(5H)" in lines[0]
+    assert lines == ["valid"]
+    code, lines, _err = run(
+        capsys, "contract", "--variant", "ravaytys", "--deal", "4", "-v", "H3 H4 JK H6", "S7-10"
+    )
+    assert code == 0
+    assert lines == ["meld 1: run: 3H 4H JK(5H) 6H", "meld 2: run: 7S 8S 9S 10S", "valid"]
 
 
 def test_contract_refused_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,7 +86,9 @@ def test_contract_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_meld_valid_and_refused(capsys: pytest.CaptureFixture[str]) -> None:
     code, lines, _err = run(capsys, "meld", "--variant", "gin_romi", "7S 7H 7D")
-    assert (code, lines[-1]) == (0, "valid")
+    assert (code, lines) == (0, ["valid"])
+    code, lines, _err = run(capsys, "meld", "--variant", "ravaytys", "--verbose", "7H 8H 9H JK")
+    assert lines == ["run: 7H 8H 9H JK(10H)", "  or run: JK(6H) 7H 8H 9H", "valid"]
     code, lines, _err = run(capsys, "meld", "--variant", "gin_romi", "7S 7H 7S")
     assert code == 1
     assert lines == ["Impossible cards: 2 × ♠7 in a 1-deck game."]

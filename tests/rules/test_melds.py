@@ -173,6 +173,21 @@ def test_kind_can_be_insisted_on() -> None:
         validate_meld(RAV, parse_cards("7H 7D 7S"), "pair")
 
 
+def test_black_twos_can_be_wild_everywhere() -> None:
+    always_wild = get_variant("ravaytys", black_two_natural=False)
+    with pytest.raises(RuleViolation) as info:
+        validate_meld(always_wild, parse_cards("♠2 ♠3 ♣2 JK"))
+    assert info.value.code == "too_many_wilds"
+    validate_meld(RAV, parse_cards("♠2 ♠3 ♣2 JK"))
+    with pytest.raises(RuleViolation) as info:
+        validate_meld(always_wild, parse_cards("♠2 ♣2 ♠2"))
+    assert info.value.code == "meld_no_natural"
+    with pytest.raises(RuleViolation) as info:
+        validate_meld(always_wild, parse_cards("♥2 ♠2 ♣2"))
+    assert info.value.code == "too_many_wilds"
+    validate_meld(RAV, parse_cards("♥2 ♠2 ♣2"))
+
+
 def test_ace_high_only_option() -> None:
     high = get_variant("ravaytys", ace_low=False)
     with pytest.raises(RuleViolation) as info:
