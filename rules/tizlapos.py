@@ -1,0 +1,738 @@
+"""Deal entry and scoring for Tízlapos Römi: 2 to 6 players, two decks and four jokers, a buli.
+
+An entry travels as a JSON-like dict, as it was typed::
+
+    {"winner": 1,                  # seat that ended the deal
+     "ending": "knock",            # "romi" or "knock"
+     "knock_card": "2H",           # the knocker's tenth card, a 2 or a 3 (None for a römi)
+     "players": [                  # one per seat of the table, in seat order
+        {"cards": "AS KS QS ...", "points": None, "special": "royal",
+         "drop_out": False, "reenter": False},
+        ...]}
+
+A seat that is out of the buli and does not buy back in has an empty line (no cards, no
+points). ``cards`` is the whole hand (ten cards); the engine melds it as well as it can and
+counts the rest. ``points`` is that count when the cards are not typed; a special hand is
+taken off it by the engine.
+
+Decisions where the source is silent (each a (D) of RULES.md or made here):
+
+* A joker left in hand counts 20 (the variant's ``tiz_joker_penalty``).
+* Special hands are taken off the deal's penalty; a joker may stand in them for any card
+  (in a royal flush no more jokers than natural cards). A flush may use the upper card, which
+  the entry does not hold, so nine cards of the suit (or nine figures) in hand are enough.
+* ``reenter`` on a deal means the seat bought back in before that deal: it pays the
+  re-entry units into the pot and starts at the total of the worst player still in.
+* ``drop_out`` means the seat threw in its hand after the römi or knock: it scores nothing
+  for the deal (it still pays the winner's units) and is out of the buli.
+* When the buli ends, its winner collects the survivor's units from every other seat and
+  takes the pot of re-entry payments. A kis buli (when played) ends the buli the same way.
+* If one deal would put every player out, the deal's winner stays in.
+
+Fields in violations count seats from 0 (``players.2.cards``); messages count from 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rules.arrangement import best_arrangement
+from rules.cards import Card, Suit, rank_code
+from rules.errors import RulesError, RuleViolation
+from rules.i18n import _
+from rules.notation import cards_from_value, describe_cards, format_cards
+from rules.penalties import check_feasible
+from rules.results import DealScore, TableStanding
+from rules.variants import Variant
+
+__all__ = [
+    "ENDINGS",
+    "PICCOLO_LIMIT",
+    "SPECIALS",
+    "TizEntry",
+    "TizPlayer",
+    "parse_entry",
+    "score_deal",
+    "special_hand_holds",
+    "special_value",
+    "standing",
+]
+
+ENDINGS = ("romi", "knock")
+SPECIALS = ("royal", "piccolo", "colour_flush", "figure_flush")
+HAND_SIZE = 10
+# "Pikkoló: a kézben lévő lapok értékeinek összege nem haladja meg a 25 pontot" (S).
+PICCOLO_LIMIT = 25
+_FIGURES = (1, 11, 12, 13)
+_ENTRY_KEYS = frozenset({"winner", "ending", "knock_card", "players"})
+_PLAYER_KEYS = frozenset({"cards", "points", "special", "drop_out", "reenter"})
+
+
+@dataclass(frozen=True)
+class TizPlayer:
+    """One seat's line of a deal."""
+
+    cards: tuple[Card, ...] | None
+    points: int | None
+    special: str | None
+    drop_out: bool
+    reenter: bool
+
+    @property
+    def present(self) -> bool:
+        """Whether the line says anything (an empty line is a seat out of the buli)."""
+        return self.cards is not None or self.points is not None or self.drop_out
+
+
+@dataclass(frozen=True)
+class TizEntry:
+    """A whole table's entry for one deal of Tízlapos Römi."""
+
+    number: int
+    winner: int
+    ending: str
+    knock_card: Card | None
+    players: tuple[TizPlayer, ...]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bad_entry(field: str | None, where: str) -> RuleViolation:
+    return RuleViolation(
+        _("The score entry is malformed at %(where)s."),
+        code="bad_entry",
+        field=field,
+        where=where,
+    )
+
+
+def _require_tizlapos(variant: Variant) -> None:
+    if variant.id != "tizlapos_romi":
+        raise RulesError(f"{variant.id} is not Tízlapos Römi")
+
+
+# -- special hands ---------------------------------------------------------------------------
+
+
+def special_value(variant: Variant, kind: str) -> int:
+    """How many points a special hand takes off its holder's penalty."""
+    if kind == "royal":
+        return variant.tiz_special_royal
+    if kind == "piccolo":
+        return variant.tiz_special_piccolo
+    if kind in ("colour_flush", "figure_flush"):
+        return variant.tiz_special_flush
+    raise RulesError(f"unknown special hand {kind!r}")
+
+
+def _piccolo_total(cards: Sequence[Card]) -> int:
+    # Ace 1 and joker 0 here, whatever the penalty table says (S).
+    return sum(0 if c.suit is None else min(c.rank, 10) for c in cards)
+
+
+def special_hand_holds(variant: Variant, kind: str, cards: Sequence[Card]) -> bool:
+    """Whether ``cards`` (a whole hand) hold the special hand ``kind``."""
+    jokers = sum(1 for c in cards if c.suit is None) if variant.wild_jokers else 0
+    naturals = [c for c in cards if c.suit is not None]
+    if kind == "piccolo":
+        return _piccolo_total(cards) <= PICCOLO_LIMIT
+    if kind == "royal":
+        for suit in Suit:
+            have = sum(1 for r in _FIGURES if Card(r, suit) in naturals)
+            missing = 4 - have
+            wild_ok = missing <= have if variant.max_wild_ratio_half else True
+            if missing <= jokers and wild_ok:
+                return True
+        return False
+    # The upper card may complete a flush, so nine of the ten are enough.
+    need = HAND_SIZE - 1
+    if kind == "colour_flush":
+        return any(sum(1 for c in naturals if c.suit is s) + jokers >= need for s in Suit)
+    if kind == "figure_flush":
+        return sum(1 for c in naturals if c.rank in _FIGURES) + jokers >= need
+    raise RulesError(f"unknown special hand {kind!r}")
+
+
+# -- reading an entry ------------------------------------------------------------------------
+
+
+def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> TizEntry:
+    """Check the shape of a Tízlapos deal entry and read its cards.
+
+    Raises :class:`RuleViolation` with ``field`` set (``"winner"``, ``"knock_card"``,
+    ``"players.2.cards"``, ``"players.0.special"``...) for anything a person must correct,
+    including cards that could not all be in two decks and four jokers.
+    """
+    _require_tizlapos(variant)
+    if not isinstance(data, Mapping):
+        raise _bad_entry(None, "entry")
+    for key in data:
+        if key not in _ENTRY_KEYS:
+            raise _bad_entry(str(key), str(key))
+
+    raw_players = data.get("players")
+    if not isinstance(raw_players, list | tuple):
+        raise _bad_entry("players", "players")
+    if not variant.min_players <= len(raw_players) <= variant.max_players:
+        raise RuleViolation(
+            _("%(game)s is played by %(min)d to %(max)d players; this entry has %(count)d."),
+            code="player_count",
+            field="players",
+            game=variant.name,
+            min=variant.min_players,
+            max=variant.max_players,
+            count=len(raw_players),
+        )
+    players = tuple(_parse_player(variant, seat, raw) for seat, raw in enumerate(raw_players))
+
+    winner = data.get("winner")
+    if winner is None:
+        raise RuleViolation(
+            _("Say who won the deal with a römi or a knock."),
+            code="winner_missing",
+            field="winner",
+        )
+    if not _is_int(winner) or not 0 <= int(str(winner)) < len(players):
+        raise RuleViolation(
+            _('"%(token)s" is not a seat at this table: expected a seat from 1 to %(count)d.'),
+            code="bad_seat",
+            field="winner",
+            token=str(winner),
+            count=len(players),
+        )
+    winner_seat = int(str(winner))
+
+    ending = data.get("ending")
+    if ending not in ENDINGS:
+        raise RuleViolation(
+            _('"%(token)s" is not how a deal ends: expected römi or knock.'),
+            code="bad_ending",
+            field="ending",
+            token=str(ending),
+        )
+    assert isinstance(ending, str)
+
+    knock_card = _parse_knock_card(variant, ending, data.get("knock_card"))
+    _check_lines(players, winner_seat)
+
+    # Every card of the deal must exist: the hands typed, and the knock card when the
+    # knocker's hand is not typed (otherwise it is one of those cards).
+    hands: list[Sequence[Card]] = []
+    fields: list[str | None] = []
+    for seat, player in enumerate(players):
+        if player.cards is not None:
+            hands.append(player.cards)
+            fields.append(f"players.{seat}.cards")
+    if knock_card is not None and players[winner_seat].cards is None:
+        hands.append([knock_card])
+        fields.append("knock_card")
+    check_feasible(variant, hands, fields)
+    return TizEntry(number, winner_seat, ending, knock_card, players)
+
+
+def _parse_knock_card(variant: Variant, ending: str, raw: object) -> Card | None:
+    if raw is None or raw == "":
+        if ending == "knock":
+            raise RuleViolation(
+                _("Enter the knock card: the 2 or 3 the knocker kept."),
+                code="knock_card_missing",
+                field="knock_card",
+            )
+        return None
+    if ending == "romi":
+        raise RuleViolation(
+            _("A römi has no knock card."),
+            code="bad_entry",
+            field="knock_card",
+            where="knock_card",
+        )
+    try:
+        cards = cards_from_value(raw)
+    except RuleViolation as err:
+        raise err.at("knock_card") from None
+    allowed = ", ".join(rank_code(r) for r in variant.tiz_knock_cards)
+    if len(cards) != 1 or cards[0].suit is None or cards[0].rank not in variant.tiz_knock_cards:
+        raise RuleViolation(
+            _('"%(token)s" cannot be a knock card: it must be one of these ranks: %(allowed)s.'),
+            code="bad_knock_card",
+            field="knock_card",
+            token=str(raw),
+            allowed=allowed,
+        )
+    return cards[0]
+
+
+def _parse_player(variant: Variant, seat: int, raw: object) -> TizPlayer:
+    where = f"players.{seat}"
+    if raw is None:
+        return TizPlayer(None, None, None, False, False)
+    if not isinstance(raw, Mapping):
+        raise _bad_entry(where, where)
+    for key in raw:
+        if key not in _PLAYER_KEYS:
+            raise _bad_entry(f"{where}.{key}", f"{where}.{key}")
+
+    special = raw.get("special")
+    if special is not None and special not in SPECIALS:
+        raise RuleViolation(
+            _(
+                '"%(token)s" is not a special hand: expected royal, piccolo, colour_flush or '
+                "figure_flush."
+            ),
+            code="bad_special",
+            field=f"{where}.special",
+            token=str(special),
+        )
+    assert special is None or isinstance(special, str)
+
+    cards: tuple[Card, ...] | None = None
+    raw_cards = raw.get("cards")
+    if raw_cards is not None and raw_cards != "":
+        try:
+            cards = tuple(cards_from_value(raw_cards))
+        except RuleViolation as err:
+            raise err.at(f"{where}.cards") from None
+        if len(cards) != HAND_SIZE:
+            raise RuleViolation(
+                _("Seat %(seat)d's hand has %(count)d cards; enter all ten."),
+                code="hand_size",
+                field=f"{where}.cards",
+                seat=seat + 1,
+                count=len(cards),
+            )
+
+    points = raw.get("points")
+    if points is not None:
+        if not variant.allow_points_entry:
+            raise RuleViolation(
+                _("Enter the cards in the hand; %(game)s prices them itself."),
+                code="points_not_allowed",
+                field=f"{where}.points",
+                game=variant.name,
+            )
+        if not _is_int(points) or int(str(points)) < 0:
+            raise RuleViolation(
+                _('"%(token)s" is not a number of penalty points: expected 0 or more.'),
+                code="bad_points",
+                field=f"{where}.points",
+                token=str(points),
+            )
+        most = HAND_SIZE * max(variant.penalty_table.values())
+        if int(str(points)) > most:
+            raise RuleViolation(
+                _("%(points)d penalty points is more than ten cards can hold (%(max)d)."),
+                code="implausible_points",
+                field=f"{where}.points",
+                points=int(str(points)),
+                max=most,
+            )
+
+    flags: list[bool] = []
+    for key in ("drop_out", "reenter"):
+        value = raw.get(key, False)
+        if value is None:
+            value = False
+        if not isinstance(value, bool):
+            raise _bad_entry(f"{where}.{key}", f"{where}.{key}")
+        flags.append(value)
+    return TizPlayer(
+        cards,
+        None if points is None else int(str(points)),
+        special,
+        flags[0],
+        flags[1],
+    )
+
+
+def _check_lines(players: Sequence[TizPlayer], winner: int) -> None:
+    for seat, player in enumerate(players):
+        where = f"players.{seat}"
+        if seat == winner:
+            if player.drop_out:
+                raise RuleViolation(
+                    _("Seat %(seat)d won the deal, so it cannot throw in its hand."),
+                    code="winner_drops_out",
+                    field=f"{where}.drop_out",
+                    seat=seat + 1,
+                )
+            if player.points is not None:
+                raise RuleViolation(
+                    _(
+                        "Seat %(seat)d won the deal: its score comes from the römi or the "
+                        "knock card, so leave its points empty."
+                    ),
+                    code="winner_points",
+                    field=f"{where}.points",
+                    seat=seat + 1,
+                )
+            continue
+        if player.drop_out and (player.cards is not None or player.points is not None):
+            raise RuleViolation(
+                _(
+                    "Seat %(seat)d threw in its hand, so it scores nothing this deal: "
+                    "leave its cards and points empty."
+                ),
+                code="dropped_with_score",
+                field=f"{where}.cards" if player.cards is not None else f"{where}.points",
+                seat=seat + 1,
+            )
+        if player.special is not None and not player.present:
+            raise RuleViolation(
+                _("Seat %(seat)d has no hand in this deal, so no special hand either."),
+                code="special_without_hand",
+                field=f"{where}.special",
+                seat=seat + 1,
+            )
+        if player.special is not None and player.drop_out:
+            raise RuleViolation(
+                _("Seat %(seat)d threw in its hand, so it cannot show a special hand."),
+                code="special_without_hand",
+                field=f"{where}.special",
+                seat=seat + 1,
+            )
+        if player.reenter and not player.present:
+            raise RuleViolation(
+                _("Seat %(seat)d bought back in: enter its cards or points for this deal."),
+                code="penalty_missing",
+                field=f"{where}.cards",
+                seat=seat + 1,
+            )
+
+
+# -- scoring ---------------------------------------------------------------------------------
+
+
+def score_deal(variant: Variant, entry: TizEntry) -> DealScore:
+    """Score one deal: every seat's penalty for it (negative for a römi's deduction).
+
+    The winner scores minus the römi deduction, or its knock card's value; every other
+    player in the deal the value of its unmatched cards (the best melds of the cards typed,
+    or the points given); a special hand comes off its holder's line; a seat that threw in
+    its hand or is out of the buli scores 0. The units, eliminations and re-entries follow
+    from the whole buli in :func:`standing`.
+
+    Raises :class:`RuleViolation` for a römi or knock the winner's cards do not make, a
+    special hand the cards do not hold, or cards that disagree with the points given.
+    """
+    _require_tizlapos(variant)
+    seats = len(entry.players)
+    winner = entry.winner
+    points = [0] * seats
+    deadwood: list[int | None] = [None] * seats
+    melds: list[list[str] | None] = [None] * seats
+    unmatched: list[str | None] = [None] * seats
+    specials: list[str | None] = [None] * seats
+    special_points = [0] * seats
+
+    for seat, player in enumerate(entry.players):
+        where = f"players.{seat}"
+        if seat == winner:
+            points[seat] = _winner_points(variant, entry, player, seat)
+            if player.cards is not None:
+                laid = best_arrangement(variant, _without(player.cards, entry.knock_card))
+                melds[seat] = [format_cards(m.cards) for m in laid.melds]
+                unmatched[seat] = "" if entry.knock_card is None else entry.knock_card.code
+        elif player.drop_out or not player.present:
+            continue
+        elif player.cards is not None:
+            arrangement = best_arrangement(variant, player.cards)
+            if player.points is not None and player.points != arrangement.deadwood:
+                raise RuleViolation(
+                    _(
+                        "Seat %(seat)d's best melds leave %(cards)s unmatched, worth "
+                        "%(priced)d, not %(points)d."
+                    ),
+                    code="points_mismatch",
+                    field=f"{where}.points",
+                    seat=seat + 1,
+                    cards=describe_cards(arrangement.unmatched) or "-",
+                    priced=arrangement.deadwood,
+                    points=player.points,
+                )
+            points[seat] = arrangement.deadwood
+            deadwood[seat] = arrangement.deadwood
+            melds[seat] = [format_cards(m.cards) for m in arrangement.melds]
+            unmatched[seat] = format_cards(arrangement.unmatched)
+        else:
+            if player.points is None:  # pragma: no cover - present means cards or points
+                raise RulesError("a present seat without cards or points")
+            points[seat] = player.points
+            deadwood[seat] = player.points
+
+        if player.special is not None:
+            if player.cards is not None and not special_hand_holds(
+                variant, player.special, player.cards
+            ):
+                raise RuleViolation(
+                    _("Seat %(seat)d's cards do not make %(special)s."),
+                    code="special_not_held",
+                    field=f"{where}.special",
+                    seat=seat + 1,
+                    special=_special_name(player.special),
+                )
+            specials[seat] = player.special
+            special_points[seat] = special_value(variant, player.special)
+            points[seat] -= special_points[seat]
+
+    flags: dict[str, object] = {
+        "deal": entry.number,
+        "winner": winner,
+        "ending": entry.ending,
+        "knock_card": None if entry.knock_card is None else entry.knock_card.code,
+        "present": [p.present or seat == winner for seat, p in enumerate(entry.players)],
+        "drop_out": [seat for seat, p in enumerate(entry.players) if p.drop_out],
+        "reenter": [seat for seat, p in enumerate(entry.players) if p.reenter],
+        "special": specials,
+        "special_points": special_points,
+        "deadwood": deadwood,
+        "from_cards": [p.cards is not None for p in entry.players],
+        "melds": melds,
+        "unmatched": unmatched,
+    }
+    return DealScore(points=tuple(points), flags=flags)
+
+
+def _without(cards: Sequence[Card], card: Card | None) -> list[Card]:
+    rest = list(cards)
+    if card is not None:
+        rest.remove(card)
+    return rest
+
+
+def _winner_points(variant: Variant, entry: TizEntry, player: TizPlayer, seat: int) -> int:
+    where = f"players.{seat}.cards"
+    if entry.ending == "romi":
+        if player.cards is not None:
+            laid = best_arrangement(variant, player.cards)
+            if laid.unmatched:
+                raise RuleViolation(
+                    _("This is no römi: seat %(seat)d's best melds leave %(cards)s unmatched."),
+                    code="not_romi",
+                    field=where,
+                    seat=seat + 1,
+                    cards=describe_cards(laid.unmatched),
+                )
+        return -variant.tiz_romi_deduction
+    knock = entry.knock_card
+    assert knock is not None
+    if player.cards is not None:
+        if knock not in player.cards:
+            raise RuleViolation(
+                _("Seat %(seat)d knocked with %(card)s, but that card is not in its hand."),
+                code="knock_card_not_in_hand",
+                field="knock_card",
+                seat=seat + 1,
+                card=knock.label,
+            )
+        laid = best_arrangement(variant, _without(player.cards, knock))
+        if laid.unmatched:
+            raise RuleViolation(
+                _(
+                    "Seat %(seat)d cannot knock: besides the knock card %(card)s, "
+                    "%(cards)s are not in melds."
+                ),
+                code="knock_not_melded",
+                field=where,
+                seat=seat + 1,
+                card=knock.label,
+                cards=describe_cards(laid.unmatched),
+            )
+    return variant.penalty(knock)
+
+
+def _special_name(kind: str) -> str:
+    return {
+        "royal": _("a royal flush"),
+        "piccolo": _("a piccolo"),
+        "colour_flush": _("a colour flush"),
+        "figure_flush": _("a figure flush"),
+    }[kind]
+
+
+# -- the buli --------------------------------------------------------------------------------
+
+
+def _seat_list(flags: Mapping[str, object], key: str, seats: int) -> list[int]:
+    value = flags.get(key, [])
+    if not isinstance(value, list | tuple) or not all(
+        _is_int(s) and 0 <= int(str(s)) < seats for s in value
+    ):
+        raise RulesError(f"deal flags {key!r} are not a list of seats: {value!r}")
+    return [int(str(s)) for s in value]
+
+
+def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableStanding:
+    """The buli after the deals so far: penalty totals (lower is better) and the units.
+
+    Follows every deal in order: re-entries before it (the seat pays the re-entry units
+    into the pot and takes the total of the worst player still in), the deal's penalties,
+    the winner's units from every player in the deal, drop-outs, eliminations at the
+    limit, and the end of the buli when one player is left (or, when played, a kis buli).
+
+    ``extra`` holds ``active`` and ``eliminated`` seats, ``units`` (each seat's net units;
+    with ``pot`` they add up to zero), ``pot``, ``reentries`` per seat, ``out_after`` (the
+    deal after which each seat went out, or None), ``ending`` ("last_player", "kis_buli"
+    or None) and ``deals_won``.
+
+    Raises :class:`RuleViolation` when a deal's lines do not fit the buli: a seat out of
+    the buli playing without buying back in, a seat still in with no line, a winner who
+    is out, or a deal after the buli ended.
+    """
+    _require_tizlapos(variant)
+    if not variant.min_players <= seats <= variant.max_players:
+        raise RuleViolation(
+            _("%(game)s is played by %(min)d to %(max)d players; this table has %(count)d."),
+            code="player_count",
+            field="seats",
+            game=variant.name,
+            min=variant.min_players,
+            max=variant.max_players,
+            count=seats,
+        )
+    totals = [0] * seats
+    active = [True] * seats
+    units = [0] * seats
+    pot = 0
+    reentries = [0] * seats
+    out_after: list[int | None] = [None] * seats
+    won = [0] * seats
+    ending: str | None = None
+    buli_winner: int | None = None
+
+    for number, deal in enumerate(deals, 1):
+        if len(deal.points) != seats:
+            raise RulesError(f"deal has {len(deal.points)} scores for {seats} seats")
+        if buli_winner is not None:
+            raise RuleViolation(
+                _("The buli ended after deal %(number)d; deal %(next)d cannot be scored."),
+                code="buli_over",
+                field="deals",
+                number=number - 1,
+                next=number,
+            )
+        flags = deal.flags
+        winner = flags.get("winner")
+        if not _is_int(winner) or not 0 <= int(str(winner)) < seats:
+            raise RulesError(f"deal {number} has no winner in its flags")
+        winner = int(str(winner))
+        present_raw = flags.get("present", [True] * seats)
+        if not isinstance(present_raw, list | tuple) or len(present_raw) != seats:
+            raise RulesError(f"deal {number} flags 'present' do not match the seats")
+        present = [bool(p) for p in present_raw]
+        drop_outs = _seat_list(flags, "drop_out", seats)
+        comers = _seat_list(flags, "reenter", seats)
+
+        # Re-entries happen before the deal, at the worst total of those still in.
+        still_in = [s for s in range(seats) if active[s]]
+        for seat in comers:
+            if active[seat]:
+                raise RuleViolation(
+                    _(
+                        "Seat %(seat)d is still in the buli, so it cannot buy back in "
+                        "(deal %(number)d)."
+                    ),
+                    code="not_out",
+                    field=f"players.{seat}.reenter",
+                    seat=seat + 1,
+                    number=number,
+                )
+        worst = max((totals[s] for s in still_in), default=0)
+        for seat in comers:
+            totals[seat] = worst
+            active[seat] = True
+            out_after[seat] = None
+            units[seat] -= variant.tiz_reentry_units
+            pot += variant.tiz_reentry_units
+            reentries[seat] += 1
+
+        for seat in range(seats):
+            if present[seat] and not active[seat]:
+                raise RuleViolation(
+                    _(
+                        "Seat %(seat)d is out of the buli; mark it as buying back in to play "
+                        "deal %(number)d."
+                    ),
+                    code="seat_out",
+                    field=f"players.{seat}.reenter",
+                    seat=seat + 1,
+                    number=number,
+                )
+            if active[seat] and not present[seat]:
+                raise RuleViolation(
+                    _(
+                        "Seat %(seat)d is still in the buli: enter its cards or points for "
+                        "deal %(number)d."
+                    ),
+                    code="penalty_missing",
+                    field=f"players.{seat}.cards",
+                    seat=seat + 1,
+                    number=number,
+                )
+
+        for seat in range(seats):
+            totals[seat] += deal.points[seat]
+        won[winner] += 1
+        per_player = (
+            variant.tiz_romi_units if flags.get("ending") == "romi" else variant.tiz_knock_units
+        )
+        for seat in range(seats):
+            if seat != winner and present[seat]:
+                units[seat] -= per_player
+                units[winner] += per_player
+
+        leaving = set(drop_outs)
+        leaving.update(
+            s for s in range(seats) if active[s] and totals[s] >= variant.tiz_elimination
+        )
+        if all(s in leaving for s in range(seats) if active[s]):
+            leaving.discard(winner)  # a deal never puts everyone out: its winner stays
+        for seat in sorted(leaving):
+            active[seat] = False
+            out_after[seat] = number
+
+        left = [s for s in range(seats) if active[s]]
+        if len(left) == 1:
+            buli_winner, ending = left[0], "last_player"
+        elif variant.tiz_kis_buli:
+            limit = variant.tiz_kis_buli_limit
+            under = [s for s in left if totals[s] < limit]
+            if len(under) == 1 and all(totals[s] > limit for s in left if s != under[0]):
+                buli_winner, ending = under[0], "kis_buli"
+        if buli_winner is not None:
+            for seat in range(seats):
+                if seat != buli_winner:
+                    units[seat] -= variant.tiz_last_survivor_units
+                    units[buli_winner] += variant.tiz_last_survivor_units
+            units[buli_winner] += pot
+            pot = 0
+
+    def rank_key(seat: int) -> tuple[int, int, int, int]:
+        if seat == buli_winner:
+            return (0, 0, 0, seat)
+        if active[seat]:
+            return (1, 0, totals[seat], seat)
+        # Those who lasted longer rank above those who went out earlier.
+        return (2, -(out_after[seat] or 0), totals[seat], seat)
+
+    ranking = tuple(sorted(range(seats), key=rank_key))
+    return TableStanding(
+        totals=tuple(totals),
+        lower_is_better=True,
+        finished=buli_winner is not None,
+        ranking=ranking,
+        winner=buli_winner,
+        extra={
+            "active": [s for s in range(seats) if active[s]],
+            "eliminated": [s for s in range(seats) if not active[s]],
+            "units": units,
+            "pot": pot,
+            "reentries": reentries,
+            "out_after": out_after,
+            "deals_won": won,
+            "deals_played": len(deals),
+            "ending": ending,
+        },
+    )
