@@ -59,6 +59,7 @@ class _Shape:
     ace_high: bool
     wild_jokers: bool
     wild_twos: bool
+    two_natural: bool  # a wild black two in its own place counts as itself
     limit: bool
     # value of the natural card with index suit*13 + rank-1
     values: tuple[int, ...]
@@ -99,6 +100,7 @@ def _shape_of(variant: Variant) -> _Shape:
         ace_high=variant.ace_high,
         wild_jokers=variant.wild_jokers,
         wild_twos=variant.wild_black_twos,
+        two_natural=variant.black_two_natural,
         limit=variant.max_wild_ratio_half,
         values=tuple(price(rank, suit) for suit in SUITS for rank in range(1, 14)),
         joker_value=table["JOKER"],
@@ -483,8 +485,10 @@ class _Search:
         starts: list[tuple[_State, int, int]] = []
         spades = counts[twos[0]] if twos else 0
         clubs = counts[twos[1]] if twos else 0
-        for a in range(spades + 1):
-            for b in range(clubs + 1):
+        # Where a black two never counts as itself, every one of them is a wild.
+        low_a, low_b = (0, 0) if shape.two_natural else (spades, clubs)
+        for a in range(low_a, spades + 1):
+            for b in range(low_b, clubs + 1):
                 start = hand
                 if a:
                     start -= a << (_NIBBLE * twos[0])
