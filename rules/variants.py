@@ -8,7 +8,7 @@ A :class:`Variant` holds every setting the engine reads. Each default that RULES
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -76,19 +76,23 @@ class Contract:
         """How many melds the contract asks for."""
         return self.sets + self.runs
 
-    def describe(self) -> str:
-        """The contract in plain English, e.g. "2 runs + 1 set"."""
+    def describe(self, translate: Callable[[str], str] = _) -> str:
+        """The contract in plain words, e.g. "2 runs + 1 set".
+
+        ``translate`` is the site's gettext: the engine imports no Django, yet a score
+        sheet shows the contract in the reader's language.
+        """
         parts: list[str] = []
         if self.runs:
             template = _("%(count)d run") if self.runs == 1 else _("%(count)d runs")
-            parts.append(template % {"count": self.runs})
+            parts.append(translate(template) % {"count": self.runs})
         if self.sets:
             template = _("%(count)d set") if self.sets == 1 else _("%(count)d sets")
-            parts.append(template % {"count": self.sets})
+            parts.append(translate(template) % {"count": self.sets})
         # Räväytys deal 8 reads "2 sets + 1 run" in the source; keep the source's order there.
         if self.sets > self.runs and self.runs:
             parts.reverse()
-        return " + ".join(parts) if parts else _("nothing")
+        return " + ".join(parts) if parts else translate(_("nothing"))
 
     def to_dict(self) -> dict[str, int]:
         """JSON-ready form."""

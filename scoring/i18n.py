@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from django.utils.translation import gettext
 
-from rules import RuleViolation
+from rules import Contract, RuleViolation
 
 
 def violation_text(error: RuleViolation) -> str:
@@ -26,19 +26,7 @@ def violation_text(error: RuleViolation) -> str:
 
 
 def contract_text(contract: Mapping[str, int] | None) -> str:
-    """ "2 runs + 1 set" in the reader's language; the engine's own wording and order."""
+    """ "2 runs + 1 set" in the reader's language, in the engine's own wording and order."""
     if not contract:
         return ""
-    from rules.variants import Contract
-
-    with_gettext = Contract(sets=contract.get("sets", 0), runs=contract.get("runs", 0))
-    parts: list[str] = []
-    if with_gettext.runs:
-        template = "%(count)d run" if with_gettext.runs == 1 else "%(count)d runs"
-        parts.append(gettext(template) % {"count": with_gettext.runs})
-    if with_gettext.sets:
-        template = "%(count)d set" if with_gettext.sets == 1 else "%(count)d sets"
-        parts.append(gettext(template) % {"count": with_gettext.sets})
-    if with_gettext.sets > with_gettext.runs and with_gettext.runs:
-        parts.reverse()
-    return " + ".join(parts)
+    return Contract(sets=contract.get("sets", 0), runs=contract.get("runs", 0)).describe(gettext)

@@ -41,4 +41,130 @@ def demo_load() -> Club:
         user.save()
         Membership.objects.update_or_create(club=club, user=user, defaults={"role": role})
     club_stats_refresh(club_id=club.pk)
+    demo_nights(club)
     return club
+
+
+DEMO_PLAYERS = [
+    "Aino", "Eero", "Helmi", "Jussi", "Kaisa", "Lauri", "Mervi", "Niilo",
+    "Anna", "Bence", "Csilla", "Dániel",
+]  # fmt: skip
+
+
+def _hand(cards: str | None = None, points: int | None = None, buys: int = 0) -> dict[str, object]:
+    return {"cards": cards, "points": points, "buys": buys}
+
+
+# Each demo night: (name, variant, how many players, deals for table 1, deals for table 2).
+# The deals are real entries, scored by the engine as any table's would be.
+DEMO_NIGHTS: list[tuple[str, str, int, list[dict[str, object]], list[dict[str, object]]]] = [
+    (
+        "Rutupeli club night",
+        "rutupeli",
+        8,
+        [
+            {
+                "out": 0,
+                "players": [_hand(), _hand("AS KD 7H"), _hand("QQ 5"), _hand(points=35, buys=1)],
+            },
+            {
+                "out": 2,
+                "players": [_hand("10H JH"), _hand("2C 3C"), _hand(), _hand("AD AH", buys=2)],
+            },
+            {"out": None, "players": [_hand("K"), _hand("9 9"), _hand("A"), _hand("4 4 4")]},
+        ],
+        [{"out": 1, "players": [_hand("7S 8S"), _hand(), _hand("KH"), _hand("AC 5D")]}],
+    ),
+    (
+        "Räväytys evening",
+        "ravaytys",
+        5,
+        [
+            {
+                "out": 3,
+                "ravaytys": True,
+                "players": [_hand("JK 5H"), _hand("2S 9D"), _hand("KC KD"), _hand(), _hand("3H")],
+            },
+            {
+                "out": 0,
+                "players": [_hand(), _hand("AS"), _hand("7C 7D 8D"), _hand("QH"), _hand("2C JK")],
+            },
+        ],
+        [],
+    ),
+    (
+        "Gin Römi head to head",
+        "gin_romi",
+        4,
+        [
+            {"ending": "knock", "by": 0, "upper": "9H", "hands": None, "deadwood": [5, 31]},
+            {"ending": "romi", "by": 1, "upper": "4C", "hands": None, "deadwood": [22, 0]},
+            {"ending": "knock", "by": 0, "upper": "6S", "hands": None, "deadwood": [6, 4]},
+        ],
+        [{"ending": "void", "by": None, "upper": "KD", "hands": None, "deadwood": None}],
+    ),
+    (
+        "Tízlapos Römi buli",
+        "tizlapos_romi",
+        4,
+        [
+            {
+                "winner": 2,
+                "ending": "romi",
+                "knock_card": None,
+                "players": [
+                    {"cards": "KS QD 9C 4H 5H 6H 7S 8S 9S 2D", "points": None},
+                    {"cards": None, "points": 17},
+                    {"cards": None, "points": None},
+                    {"cards": None, "points": 33},
+                ],
+            }
+        ],
+        [],
+    ),
+]
+
+
+def demo_nights(club: Club) -> None:
+    """Club nights in progress, one per game: some deals confirmed, the last one waiting."""
+    import datetime
+
+    from scoring.services import Actor, deal_confirm, deal_record
+    from tournaments.models import Event, Player
+    from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
+
+    players = [Player.objects.get_or_create(club=club, name=name)[0] for name in DEMO_PLAYERS]
+    for offset, (name, variant_id, count, first_deals, second_deals) in enumerate(DEMO_NIGHTS):
+        if Event.objects.filter(club=club, name=name).exists():
+            continue
+        event = event_create(
+            club=club,
+            name=name,
+            date=datetime.date.today() - datetime.timedelta(days=offset),
+            venue="Kerhohuone",
+            variant_id=variant_id,
+            preferred_table_size=4,
+        )
+        for player in players[:count]:
+            registration_add(event=event, player=player, checked_in=True)
+        stage = stage_draw(event=event, seed=2026 + offset)
+        stage_confirm(stage=stage)
+        for table, deals in zip(
+            stage.tables.order_by("number"), [first_deals, second_deals], strict=False
+        ):
+            for number, entry in enumerate(deals, start=1):
+                deal = deal_record(
+                    table=table,
+                    number=number,
+                    entry=entry,
+                    by=Actor(device="demo-phone-1", seat=0),
+                    expected_version=0,
+                    request_id=f"demo-{event.pk}-{table.pk}-{number}",
+                )
+                if number < len(deals):  # the latest deal waits for its confirmation
+                    deal_confirm(
+                        deal=deal,
+                        by=Actor(device="demo-phone-2", seat=1),
+                        expected_version=deal.version,
+                        request_id=f"demo-confirm-{deal.pk}",
+                    )

@@ -207,7 +207,7 @@ class Registration(models.Model):
         Event, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("event")
     )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="registrations", verbose_name=_("player")
+        Player, on_delete=models.RESTRICT, related_name="registrations", verbose_name=_("player")
     )
     status = models.CharField(
         _("status"),
@@ -293,7 +293,7 @@ class Seat(models.Model):
         Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
     )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player")
+        Player, on_delete=models.RESTRICT, related_name="seats", verbose_name=_("player")
     )
     position = models.PositiveSmallIntegerField(_("seat"))
     is_first_dealer = models.BooleanField(_("deals first"), default=False)

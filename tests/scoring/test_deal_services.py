@@ -39,7 +39,12 @@ def test_submit_prices_the_hands_and_keeps_a_version():
     assert deal.contract == {"sets": 2, "runs": 0}
     assert deal.status == DealStatus.SUBMITTED
     (version,) = DealVersion.objects.filter(deal=deal)
-    assert (version.version, version.action, version.by_seat, version.device) == (1, "submit", 0, "phone-a")
+    assert (version.version, version.action, version.by_seat, version.device) == (
+        1,
+        "submit",
+        0,
+        "phone-a",
+    )
 
 
 def test_a_mistyped_card_is_refused_naming_the_token_and_nothing_is_saved():
@@ -63,10 +68,14 @@ def test_confirmation_needs_another_seat_and_another_device():
     _event, (table,) = seated_event(variant_id="rutupeli", players=4)
     deal = record(table, 1, rutupeli_entry())
     with pytest.raises(RuleViolation) as same_seat:
-        deal_confirm(deal=deal, by=Actor(device="phone-c", seat=0), expected_version=1, request_id="c1")
+        deal_confirm(
+            deal=deal, by=Actor(device="phone-c", seat=0), expected_version=1, request_id="c1"
+        )
     assert same_seat.value.code == "confirm_same_seat"
     with pytest.raises(RuleViolation) as same_device:
-        deal_confirm(deal=deal, by=Actor(device="phone-a", seat=2), expected_version=1, request_id="c2")
+        deal_confirm(
+            deal=deal, by=Actor(device="phone-a", seat=2), expected_version=1, request_id="c2"
+        )
     assert same_device.value.code == "confirm_same_device"
     confirmed = deal_confirm(deal=deal, by=SEAT1, expected_version=1, request_id="c3")
     assert confirmed.status == DealStatus.CONFIRMED

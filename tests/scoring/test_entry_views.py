@@ -18,7 +18,9 @@ def seated_client(table, position: int) -> Client:
     return client
 
 
-def deal_post(number=1, out="0", hands=("", "AS KD", "7H", "QS"), request_id="r1", expected=0, **extra):
+def deal_post(
+    number=1, out="0", hands=("", "AS KD", "7H", "QS"), request_id="r1", expected=0, **extra
+):
     data = {"number": number, "request_id": request_id, "expected_version": expected, "out": out}
     for seat, hand in enumerate(hands):
         data[f"p{seat}_cards"] = hand
@@ -66,7 +68,9 @@ def test_submit_then_confirm_from_another_phone(table):
 
 def test_error_is_shown_next_to_the_field_and_nothing_saved(table):
     alice = seated_client(table, 0)
-    response = alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post(hands=("", "AS KZ", "7H", "QS")))
+    response = alice.post(
+        reverse("deal_save", args=[table.entry_key, 1]), deal_post(hands=("", "AS KZ", "7H", "QS"))
+    )
     assert response.status_code == 422
     html = response.content.decode()
     assert "KZ" in html
@@ -78,7 +82,9 @@ def test_live_check_prices_the_deal(table):
     alice = seated_client(table, 0)
     html = alice.post(reverse("table_check", args=[table.entry_key]), deal_post()).content.decode()
     assert "Looks right" in html and ": 30" in html
-    bad = alice.post(reverse("table_check", args=[table.entry_key]), deal_post(hands=("", "AS", "7H", "Q?"))).content.decode()
+    bad = alice.post(
+        reverse("table_check", args=[table.entry_key]), deal_post(hands=("", "AS", "7H", "Q?"))
+    ).content.decode()
     assert "Not yet right" in bad and "Q?" in bad
 
 
@@ -92,7 +98,10 @@ def test_double_tap_records_once(table):
 def test_two_phones_saving_the_same_deal_get_the_conflict_screen(table):
     alice, bob = seated_client(table, 0), seated_client(table, 1)
     alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post(request_id="a"))
-    response = bob.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post(out="1", hands=("5H", "", "7H", "QS"), request_id="b"))
+    response = bob.post(
+        reverse("deal_save", args=[table.entry_key, 1]),
+        deal_post(out="1", hands=("5H", "", "7H", "QS"), request_id="b"),
+    )
     assert response.status_code == 409
     assert "Someone saved this deal first" in response.content.decode()
     assert Deal.objects.get().points == [0, 30, 5, 10]
