@@ -36,7 +36,7 @@ def race(table, calls):
                 expected_version=0,
                 request_id=request_id,
             )
-        except Exception as error:  # noqa: BLE001 - the outcome is what the test inspects
+        except Exception as error:
             outcomes[index] = error
         finally:
             connection.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
 from scoring.services import Actor, deal_record
 from tests.scoring.conftest import seated_event
