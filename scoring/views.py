@@ -280,7 +280,12 @@ def event_live(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
 
 def _live_context(event: Event) -> dict[str, Any]:
     sheets = event_sheets(event=event)
-    return {"event": event, "sheets": sheets, "ranking": event_ranking(event=event, sheets=sheets)}
+    return {
+        "event": event,
+        "sheets": sheets,
+        "ranking": event_ranking(event=event, sheets=sheets),
+        "pending": any(sheet.unconfirmed for sheet in sheets),
+    }
 
 
 def table_history(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:

@@ -137,11 +137,14 @@ def registration_status_set(*, registration: Registration, status: str) -> Regis
 
 
 def _table_bounds(event: Event) -> TableBounds:
+    """Gin Römi is head to head; every other game seats 3 to 6 (a table of 2 is only ever a
+    championship's last stage, never a first draw), within what the variant allows."""
     variant = event.variant
-    preferred = min(max(event.preferred_table_size, variant.min_players), variant.max_players)
-    return TableBounds(
-        min_size=variant.min_players, max_size=variant.max_players, preferred=preferred
-    )
+    if variant.max_players == 2:
+        return TableBounds(min_size=2, max_size=2, preferred=2)
+    low, high = max(3, variant.min_players), min(6, variant.max_players)
+    preferred = min(max(event.preferred_table_size, low), high)
+    return TableBounds(min_size=low, max_size=high, preferred=preferred)
 
 
 def _seat_stage(stage: Stage, player_ids: list[int]) -> None:

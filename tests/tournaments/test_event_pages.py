@@ -1,0 +1,159 @@
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Deal
+from scoring.services import Actor, deal_record
+from tests.factories import MembershipFactory
+from tests.scoring.conftest import seated_event
+from tournaments.models import Event, Player, Registration, Role, Stage, StageStatus
+from tournaments.services import event_create, registration_add
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def director(club):
+    return MembershipFactory(club=club, role=Role.DIRECTOR).user
+
+
+@pytest.fixture
+def event(club):
+    import datetime
+
+    return event_create(
+        club=club, name="Night", date=datetime.date(2026, 11, 28), variant_id="rutupeli"
+    )
+
+
+def manage_url(event, name="event_manage", *args):
+    return reverse(name, args=[event.club.slug, event.pk, *args])
+
+
+def test_director_creates_an_event_with_its_rules_stored(client, club, director):
+    client.force_login(director)
+    response = client.post(
+        reverse("event_new", args=[club.slug]),
+        {
+            "name": "Räväytys Friday",
+            "date": "2026-12-04",
+            "variant_id": "ravaytys",
+            "preferred_table_size": 5,
+            "require_laydown": "on",
+        },
+    )
+    event = Event.objects.get(name="Räväytys Friday")
+    assert response["Location"] == manage_url(event)
+    assert event.variant.require_laydown is True
+    assert event.variant_options["id"] == "ravaytys"
+    page = client.get(manage_url(event)).content.decode()
+    assert "Rules of this event" in page
+
+
+@pytest.mark.parametrize(
+    ("who", "status"), [("anonymous", 302), ("outsider", 403), ("member", 403), ("director", 200)]
+)
+def test_event_pages_are_for_directors(client, event, who, status, request):
+    if who != "anonymous":
+        client.force_login(request.getfixturevalue(who))
+    assert client.get(manage_url(event)).status_code == status
+    assert client.get(reverse("event_new", args=[event.club.slug])).status_code == status
+    assert client.post(manage_url(event, "draw")).status_code == (302 if status == 200 else status)
+
+
+def test_registration_check_in_guest_and_withdraw(client, event, director):
+    client.force_login(director)
+    member_player = Player.objects.get(user=director)
+    client.post(manage_url(event, "registration_create"), {"player": member_player.pk})
+    client.post(manage_url(event, "registration_create"), {"player": "", "name": "Guest Gustav"})
+    registrations = {r.player.name: r for r in Registration.objects.filter(event=event)}
+    assert registrations["Guest Gustav"].player.is_guest
+    assert registrations["Guest Gustav"].status == "checked_in"
+    guest = registrations["Guest Gustav"]
+    client.post(manage_url(event, "registration_update", guest.pk), {"status": "withdrawn"})
+    guest.refresh_from_db()
+    assert guest.status == "withdrawn"
+    empty = client.post(
+        manage_url(event, "registration_create"), {"player": "", "name": ""}, follow=True
+    )
+    assert "Pick a player or type a guest" in empty.content.decode()
+
+
+def test_draw_preview_swap_redraw_confirm(client, event, director):
+    for index in range(8):
+        registration_add(
+            event=event,
+            player=Player.objects.create(club=event.club, name=f"P{index}"),
+            checked_in=True,
+        )
+    client.force_login(director)
+    client.post(manage_url(event, "draw"))
+    stage = Stage.objects.get(event=event)
+    assert stage.status == StageStatus.PREVIEW
+    assert sorted(stage.tables.values_list("seats__player__name", flat=True)) == [
+        f"P{i}" for i in range(8)
+    ]
+    table_one = stage.tables.get(number=1)
+    first, second = table_one.seats.order_by("position")[:2]
+    client.post(manage_url(event, "seats_swap"), {"first": first.pk, "second": second.pk})
+    assert table_one.seats.get(position=0).player_id == second.player_id
+    assert table_one.seats.get(position=1).player_id == first.player_id
+    assert table_one.seats.get(position=0).is_first_dealer
+    old_seed = stage.seed
+    client.post(manage_url(event, "draw"))
+    stage.refresh_from_db()
+    assert stage.seed != old_seed  # a fresh random seed, stored with the stage
+    assert stage.tables.count() == 2
+    client.post(manage_url(event, "draw_confirm"))
+    stage.refresh_from_db()
+    assert stage.status == StageStatus.CONFIRMED
+    page = client.get(manage_url(event)).content.decode()
+    assert "/t/" in page and "qr.svg" in page
+
+
+def test_too_few_players_says_why(client, event, director):
+    registration_add(
+        event=event, player=Player.objects.create(club=event.club, name="Alone"), checked_in=True
+    )
+    client.force_login(director)
+    page = client.post(manage_url(event, "draw"), follow=True).content.decode()
+    assert "a table needs at least 3" in page
+
+
+def test_no_redraw_once_scores_exist(client, director):
+    event, (table,) = seated_event(
+        variant_id="rutupeli", players=4, club=director.memberships.get().club
+    )
+    deal_record(
+        table=table, number=1, entry={"out": 0, "players": [{"cards": c, "buys": 0} for c in (None, "A", "K", "Q")]},
+        by=Actor(device="d", seat=0), expected_version=0, request_id="r",
+    )  # fmt: skip
+    from rules import RuleViolation
+    from tournaments.services import stage_draw
+
+    with pytest.raises(RuleViolation):
+        stage_draw(event=event)
+    assert Deal.objects.count() == 1
+
+
+def test_revoke_gives_a_new_link(client, director):
+    event, (table,) = seated_event(
+        variant_id="rutupeli", players=4, club=director.memberships.get().club
+    )
+    client.force_login(director)
+    old = table.entry_key
+    client.post(reverse("table_revoke", args=[event.club.slug, event.pk, table.pk]))
+    table.refresh_from_db()
+    assert table.entry_key != old
+    assert client.get(reverse("table_entry", args=[old])).status_code == 404
+    assert (
+        client.get(reverse("table_qr", args=[table.entry_key])).headers["Content-Type"]
+        == "image/svg+xml"
+    )
+
+
+def test_club_page_lists_events_and_says_what_to_do_when_empty(client, club, director):
+    assert "No events yet." in client.get(club.get_absolute_url()).content.decode()
+    client.force_login(director)
+    assert "New event" in client.get(club.get_absolute_url()).content.decode()
