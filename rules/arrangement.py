@@ -18,10 +18,10 @@ Both give a deterministic answer: the same cards in any order give the same arra
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rules.cards import JOKER, Card, Suit
 from rules.results import Arrangement, Meld, MeldKind
@@ -188,7 +188,8 @@ def _set_options(
     shape: _Shape, rank_values: list[int]
 ) -> list[list[list[tuple[tuple[int, int], ...]]]]:
     """For a rank, the suits holding it and the suits whose card a run could use: the sets
-    worth trying, as (cards taken from the packed hand, value melded); (0, 0) is no set.
+    worth trying, as (mask keeping the other cards of the packed hand, value melded);
+    (-1, 0) is no set.
 
     A set that leaves out a card no run can use is never better than the set with it
     (unless the set is full), and melding no set only helps when the cards runs cannot use
@@ -211,9 +212,9 @@ def _set_options(
                     if stuck & ~suits and size < max_set:
                         continue
                     removed = sum(1 << (14 * s + rank) for s in range(4) if suits >> s & 1)
-                    options.append((removed, rank_values[rank] * size))
+                    options.append((~removed, rank_values[rank] * size))
                 if stuck.bit_count() < min_set:
-                    options.append((0, 0))
+                    options.append((-1, 0))
                 by_runnable.append(tuple(options))
             by_present.append(by_runnable)
         table.append(by_present)
@@ -312,10 +313,14 @@ def best_arrangement(variant: Variant, cards: Sequence[Card]) -> Arrangement:
     if hand.bit_count() != len(cards) or hand & solver.wild_bits:
         return _Search(solver.shape, cards).solve()
     tables = solver.tables or solver.build_tables()
-    rows = tables.rows
     m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
-    if (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1)) or solver.shape.min_set != 3:
-        return _table_with_sets(tables, solver.shape, hand)
+    if solver.shape.min_set == 3:  # every Römi game: spelt out, it is the hot path
+        candidates = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
+    else:
+        candidates = _set_candidates(solver.shape, m0, m1, m2, m3)
+    if candidates:
+        return _table_with_sets(tables, hand, candidates)
+    rows = tables.rows
     r0, r1, r2, r3 = rows[0][m0], rows[1][m1], rows[2][m2], rows[3][m3]
     return Arrangement(
         r0[0] + r1[0] + r2[0] + r3[0],
@@ -340,39 +345,27 @@ def minimal_arrangements(
 # -- the table solver ------------------------------------------------------------------------
 
 
-def _table_with_sets(tables: _Tables, shape: _Shape, hand: int) -> Arrangement:
-    m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
+def _set_candidates(shape: _Shape, m0: int, m1: int, m2: int, m3: int) -> int:
+    """Ranks held in at least ``min_set`` suits (a rank mask)."""
     min_set = shape.min_set
+    if min_set <= 2:
+        return (m0 & (m1 | m2 | m3)) | (m1 & (m2 | m3)) | (m2 & m3)
     if min_set == 3:
-        candidates = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
-    elif min_set == 2:
-        candidates = (m0 & (m1 | m2 | m3)) | (m1 & (m2 | m3)) | (m2 & m3)
-    elif min_set == 4:
-        candidates = m0 & m1 & m2 & m3
-    else:  # one copy of each card: no set longer than four
-        candidates = 0
-    sets: tuple[Meld, ...] = ()
-    if candidates:
-        sets, hand = _choose_sets(tables, candidates, hand, m0, m1, m2, m3)
-        m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
-    rows = tables.rows
-    r0, r1, r2, r3 = rows[0][m0], rows[1][m1], rows[2][m2], rows[3][m3]
-    return Arrangement(
-        sets + r0[0] + r1[0] + r2[0] + r3[0],
-        r0[1] + r1[1] + r2[1] + r3[1],
-        r0[2] + r1[2] + r2[2] + r3[2],
-    )
+        return (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
+    if min_set == 4:
+        return m0 & m1 & m2 & m3
+    return 0  # one copy of each card: no set longer than four
 
 
-def _choose_sets(
-    tables: _Tables, candidates: int, hand: int, m0: int, m1: int, m2: int, m3: int
-) -> tuple[tuple[Meld, ...], int]:
-    """Try the sets that compete with runs; return the best sets and the hand left."""
+def _table_with_sets(tables: _Tables, hand: int, candidates: int) -> Arrangement:
+    """The table solver for a hand where some sets compete with runs for cards."""
+    m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
     cover = tables.cover
     run_value = tables.run_value
     set_options = tables.set_options
     covered = cover[m0] | cover[m1] << 14 | cover[m2] << 28 | cover[m3] << 42
     ranks: list[int] = []
+    touched = 0  # suits where some set would take a card a run could use
     # Every combination of one option per rank, as (hand left, value melded in sets).
     partial: list[tuple[int, int]] = [(hand, 0)]
     while candidates:
@@ -384,17 +377,17 @@ def _choose_sets(
         present = (x & 1) | (x >> 13 & 2) | (x >> 26 & 4) | (x >> 39 & 8)
         y = covered >> rank
         runnable = (y & 1) | (y >> 13 & 2) | (y >> 26 & 4) | (y >> 39 & 8)
+        touched |= runnable
         options = set_options[rank][present][runnable]
-        partial = [(left & ~gone, value + v) for left, value in partial for gone, v in options]
+        partial = [(left & keep, value + v) for left, value in partial for keep, v in options]
+    # Taking a card no run can use never changes a suit's runs, so only the touched suits
+    # need pricing to compare the combinations.
+    shifts = [14 * s for s in range(4) if touched >> s & 1]
     best_value = -1
     best_left = hand
     for left, value in partial:
-        value += (
-            run_value[left & 0x3FFF]
-            + run_value[left >> 14 & 0x3FFF]
-            + run_value[left >> 28 & 0x3FFF]
-            + run_value[left >> 42]
-        )
+        for shift in shifts:
+            value += run_value[left >> shift & 0x3FFF]
         if value > best_value:  # ties keep the earlier (fuller) sets
             best_value, best_left = value, left
     melded = hand & ~best_left
@@ -405,7 +398,15 @@ def _choose_sets(
         suits = (x & 1) | (x >> 13 & 2) | (x >> 26 & 4) | (x >> 39 & 8)
         if suits:
             sets += (set_melds[rank * 16 + suits],)
-    return sets, best_left
+    hand = best_left
+    m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
+    rows = tables.rows
+    r0, r1, r2, r3 = rows[0][m0], rows[1][m1], rows[2][m2], rows[3][m3]
+    return Arrangement(
+        sets + r0[0] + r1[0] + r2[0] + r3[0],
+        r0[1] + r1[1] + r2[1] + r3[1],
+        r0[2] + r1[2] + r2[2] + r3[2],
+    )
 
 
 # Subsets of a 4-bit suit mask, largest first so that fuller sets win ties.
@@ -424,6 +425,7 @@ _SUBSETS: tuple[tuple[int, ...], ...] = tuple(
 
 # A natural card is index suit*13 + rank-1; a hand is an int with four bits of count per index.
 _NIBBLE = 4
+_SUIT_NIBBLES = (1 << (_NIBBLE * 13)) - 1
 
 
 def _index(suit: int, rank: int) -> int:
@@ -434,8 +436,7 @@ def _position_rank(position: int) -> int:
     return 1 if position == 14 else position
 
 
-@dataclass(frozen=True, slots=True)
-class _Core:
+class _Core(NamedTuple):
     """A meld before spare wild cards are added: naturals plus the fewest wilds it needs."""
 
     kind: MeldKind
@@ -472,6 +473,7 @@ class _Search:
         self.jokers = jokers
         self.counts = counts
         self.memo: dict[_State, int] = {}
+        self.choice: dict[_State, _Step] = {}  # the step that gave each state its value
         # Black twos may stand as themselves or as wilds; try every split up front so that a
         # wild two is available to every meld, whichever card the search reaches first.
         twos: tuple[int, ...] = (_index(0, 2), _index(3, 2)) if shape.wild_twos else ()
@@ -504,31 +506,36 @@ class _Search:
             return []
         # With the wild limit (or no wilds) every meld holds two naturals: a card with no
         # possible partner is dead weight whatever else happens.
+        present = [i for i, n in enumerate(counts) if n]
+        # Run positions held per suit (bit p; an ace sets 1 and 14 where it may stand there).
+        ace_bits = (2 if shape.ace_low else 0) | (1 << 14 if shape.ace_high else 0)
+        held = [0, 0, 0, 0]
+        suits_of_rank = [0] * 14
+        for i in present:
+            suit, rank0 = divmod(i, 13)
+            held[suit] |= ace_bits if rank0 == 0 else 1 << (rank0 + 1)
+            suits_of_rank[rank0 + 1] += 1
+        # A partner in a run is at most `reach` positions away (the gap filled by wilds).
+        reach = min(wilds + 1, shape.longest - 1)
         out: list[int] = []
-        reach = wilds + 1
-        longest = shape.longest
-        for i, n in enumerate(counts):
-            if not n or i in twos:
+        for i in present:
+            if i in twos:
                 continue
-            suit, rank = divmod(i, 13)
-            rank += 1
-            partner = False
-            for s in range(4):
-                j = _index(s, rank)
-                if (s != suit and counts[j]) or (s == suit and n > 1 and not shape.distinct):
-                    partner = True
-                    break
-            if not partner:
-                positions = _positions(shape, rank)
-                for p in positions:
-                    for q in range(max(shape.lo, p - reach), min(shape.hi, p + reach) + 1):
-                        other = _position_rank(q)
-                        if other != rank and counts[_index(suit, other)] and abs(q - p) < longest:
-                            partner = True
-                            break
-                    if partner:
-                        break
-            if not partner:
+            suit, rank0 = divmod(i, 13)
+            rank = rank0 + 1
+            n = counts[i]
+            if suits_of_rank[rank] > 1 or (n > 1 and not shape.distinct):
+                continue
+            mine = ace_bits if rank == 1 else 1 << rank
+            others = held[suit] & ~mine
+            near = 0
+            for p in _positions(shape, rank):
+                near |= (
+                    ((1 << (2 * reach + 1)) - 1) << (p - reach)
+                    if p >= reach
+                    else ((1 << (p + reach + 1)) - 1)
+                )
+            if not others & near:
                 out.extend([i] * n)
         return out
 
@@ -543,10 +550,11 @@ class _Search:
             value = self._leftover_cost(state)
         else:
             value = _BIG
-            for cost, after, _what in self._steps(state):
-                total = cost + self.best(after)
-                if total < value:
+            for step in self._steps(state):
+                total = step[0] + self.best(step[1])
+                if total < value:  # the first of equals wins: melds before unmatched
                     value = total
+                    self.choice[state] = step
         memo[state] = value
         return value
 
@@ -576,21 +584,18 @@ class _Search:
         hand, jokers, twos, spare = state
         shape = self.shape
         wilds = jokers + twos
+        limit = shape.limit
         low = hand & -hand
         i = (low.bit_length() - 1) // _NIBBLE
         rest = hand - (1 << (_NIBBLE * i))
         suit, rank0 = divmod(i, 13)
         rank = rank0 + 1
-        steps: list[_Step] = []
-
-        def add(core: _Core, left: int) -> None:
-            j, t = self._take_wilds(jokers, twos, core.wilds)
-            steps.append((0, (left, j, t, min(spare + core.spare, j + t)), core))
+        cores: list[tuple[_Core, int]] = []  # (meld, hand left)
 
         # Sets containing the card: choose how many of each later suit's copies join.
         room_by_suit: list[range] = []
         for s in range(suit, 4):
-            j = _index(s, rank)
+            j = s * 13 + rank0
             have = (rest >> (_NIBBLE * j)) & 15
             if shape.distinct:
                 have = 0 if s == suit else min(have, 1)
@@ -598,13 +603,13 @@ class _Search:
         max_set = shape.max_set if shape.max_set is not None else _BIG
         for picks in product(*room_by_suit):
             n = 1 + sum(picks)
-            need = max(0, shape.min_set - n)
+            need = shape.min_set - n if n < shape.min_set else 0
             size = n + need
-            if need > wilds or (shape.limit and need > n) or size > max_set:
+            if need > wilds or (limit and need > n) or size > max_set:
                 continue
             if shape.distinct and size > 4:
                 continue
-            room = n - need if shape.limit else _BIG
+            room = n - need if limit else _BIG
             room = min(room, max_set - size)
             if shape.distinct:
                 room = min(room, 4 - size)
@@ -612,59 +617,66 @@ class _Search:
             left = rest
             for offset, k in enumerate(picks):
                 if k:
-                    j = _index(suit + offset, rank)
+                    j = (suit + offset) * 13 + rank0
                     members.extend([j] * k)
                     left -= k << (_NIBBLE * j)
-            core = _Core(MeldKind.SET, tuple(members), need, room, -1, rank, 0, 0)
-            add(core, left)
+            cores.append((_Core(MeldKind.SET, tuple(members), need, room, -1, rank, 0, 0), left))
 
-        # Runs containing the card as their lowest natural (or, for a high ace, highest).
+        # Runs with the card as their lowest natural (for a high ace, their highest): pick
+        # which naturals further along the suit join; each position skipped is a wild.
         longest = shape.longest
+        min_run = shape.min_run
+        seg = (rest >> (_NIBBLE * 13 * suit)) & _SUIT_NIBBLES
         for start in _positions(shape, rank):
-            step = -1 if start == 14 else 1
-            end = shape.lo if step < 0 else min(shape.hi, start + 12)
-            # frontier: (naturals so far, wilds inside the span, hand left)
-            frontier: list[tuple[tuple[int, ...], int, int]] = [((i,), 0, rest)]
-            self._run_core(frontier[0], start, start, suit, wilds, longest, add)
-            q = start
-            while frontier and q != end:
-                q += step
-                j = _index(suit, _position_rank(q))
-                grown: list[tuple[tuple[int, ...], int, int]] = []
-                for naturals, gaps, left in frontier:
-                    if (left >> (_NIBBLE * j)) & 15:
-                        item = ((*naturals, j), gaps, left - (1 << (_NIBBLE * j)))
-                        grown.append(item)
-                        self._run_core(item, start, q, suit, wilds, longest, add)
-                    if gaps < wilds:
-                        grown.append((naturals, gaps + 1, left))
-                frontier = grown
+            ahead: list[tuple[int, int]] = []  # (position, card index), nearest first
+            if start == 14:
+                step = -1
+                x = seg & ~15  # every rank but the ace, highest first
+                lowest = max(shape.lo, 2)
+                while x:
+                    nibble = (x.bit_length() - 1) >> 2
+                    if nibble + 1 < lowest:
+                        break
+                    ahead.append((nibble + 1, suit * 13 + nibble))
+                    x &= ~(15 << (_NIBBLE * nibble))
+            else:
+                step = 1
+                x = seg >> (_NIBBLE * rank) << (_NIBBLE * rank)  # the ranks above
+                highest = min(shape.hi, start + 12)
+                while x:
+                    nibble = ((x & -x).bit_length() - 1) >> 2
+                    if nibble + 1 > highest:
+                        break
+                    ahead.append((nibble + 1, suit * 13 + nibble))
+                    x &= ~(15 << (_NIBBLE * nibble))
+            # (next of `ahead` to try, last position taken, naturals, wilds inside, hand left)
+            stack: list[tuple[int, int, tuple[int, ...], int, int]] = [(0, start, (i,), 0, rest)]
+            while stack:
+                k, last, naturals, gaps, left = stack.pop()
+                n = len(naturals)
+                span = (last - start) * step + 1
+                extend = min_run - span if span < min_run else 0
+                need = gaps + extend
+                if need <= wilds and not (limit and need > n) and span + extend <= longest:
+                    room = min(n - need if limit else _BIG, longest - span - extend)
+                    lo, hi = (start, last) if step > 0 else (last, start)
+                    core = _Core(MeldKind.RUN, naturals, need, room, suit, -1, lo, hi)
+                    cores.append((core, left))
+                for t in range(len(ahead) - 1, k - 1, -1):
+                    q, j = ahead[t]
+                    more = gaps + (q - last) * step - 1
+                    if more <= wilds:
+                        stack.append((t + 1, q, (*naturals, j), more, left - (1 << (_NIBBLE * j))))
 
+        steps: list[_Step] = []
+        for core, left in cores:
+            if twos:
+                j, t = self._take_wilds(jokers, twos, core.wilds)
+            else:
+                j, t = jokers - core.wilds, 0
+            steps.append((0, (left, j, t, min(spare + core.spare, j + t)), core))
         steps.append((shape.values[i], (rest, jokers, twos, spare), i))
         return steps
-
-    def _run_core(
-        self,
-        item: tuple[tuple[int, ...], int, int],
-        start: int,
-        q: int,
-        suit: int,
-        wilds: int,
-        longest: int,
-        add: Callable[[_Core, int], None],
-    ) -> None:
-        naturals, gaps, left = item
-        shape = self.shape
-        span = abs(q - start) + 1
-        n = len(naturals)
-        extend = max(0, shape.min_run - span)
-        need = gaps + extend
-        if need > wilds or (shape.limit and need > n) or span + extend > longest:
-            return
-        room = min(n - need if shape.limit else _BIG, longest - span - extend)
-        low, high = (start, q) if start <= q else (q, start)
-        core = _Core(MeldKind.RUN, naturals, need, room, suit, -1, low, high)
-        add(core, left)
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -685,14 +697,9 @@ class _Search:
     def _path(self, state: _State) -> list[tuple[_State, _Core | int]]:
         path: list[tuple[_State, _Core | int]] = []
         while state[0]:
-            target = self.memo[state]
-            for cost, after, what in self._steps(state):
-                if cost + self.best(after) == target:
-                    path.append((state, what))
-                    state = after
-                    break
-            else:  # pragma: no cover - the memo always holds a step that reaches its value
-                raise AssertionError("no step reaches the memoised value")
+            _cost, after, what = self.choice[state]
+            path.append((state, what))
+            state = after
         path.append((state, -1))
         return path
 
