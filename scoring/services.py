@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from rules import RuleViolation, score_deal
+from rules import DealScore, RuleViolation, score_deal, table_standing
 from rules.i18n import _
 from scoring.models import Deal, DealAction, DealStatus, DealVersion
 from tournaments.models import Table
@@ -89,7 +89,7 @@ def deal_record(
     current_version = deal.version if deal else 0
     if current_version != expected_version:
         raise StaleDeal(deal, entry)
-    _check_number(table=table, number=number, variant=variant, is_new=deal is None)
+    _check_number(table=table, number=number, variant=variant, seats=seats, is_new=deal is None)
     if deal is not None and deal.is_confirmed and not by.is_director:
         raise RuleViolation(
             _("This deal is confirmed: only the director can correct it now."), code="deal_locked"
@@ -122,26 +122,21 @@ def deal_record(
     return deal
 
 
-def _check_number(*, table: Table, number: int, variant: Any, is_new: bool) -> None:
+def _check_number(*, table: Table, number: int, variant: Any, seats: int, is_new: bool) -> None:
+    """A new deal is the next one, and only while the table's game is still on."""
     if not is_new:
         return
-    last = (
-        Deal.objects.filter(table=table)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-        or 0
+    played = list(
+        Deal.objects.filter(table=table).order_by("number").values_list("number", "points", "flags")
     )
+    last = played[-1][0] if played else 0
     if number != last + 1:
         raise RuleViolation(
             _("The next deal at this table is deal %(next)d."), code="deal_order", next=last + 1
         )
-    if variant.is_contract_game and number > len(variant.deals):
-        raise RuleViolation(
-            _("This game has %(count)d deals and all of them are on the sheet."),
-            code="game_over",
-            count=len(variant.deals),
-        )
+    scores = [DealScore(points=tuple(points), flags=dict(flags)) for _n, points, flags in played]
+    if table_standing(variant, seats, scores).finished:
+        raise RuleViolation(_("This table's game is over: no more deals."), code="game_over")
 
 
 @transaction.atomic
