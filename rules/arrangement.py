@@ -31,20 +31,17 @@ if TYPE_CHECKING:
 
 __all__ = ["best_arrangement", "clear_caches", "minimal_arrangements"]
 
-SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
-_SUIT_INDEX: dict[Suit | None, int] = {s: i for i, s in enumerate(SUITS)}
+_SUITS: tuple[Suit, ...] = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+_SUIT_INDEX: dict[Suit | None, int] = {s: i for i, s in enumerate(_SUITS)}
 # _CARD[suit index][rank]; rank 0 is unused so that a rank is its own index.
 _CARD: tuple[tuple[Card, ...], ...] = tuple(
-    (JOKER, *(Card(rank, suit) for rank in range(1, 14))) for suit in SUITS
+    (JOKER, *(Card(rank, suit) for rank in range(1, 14))) for suit in _SUITS
 )
 # The table solver packs a hand into one int: 14 bits per suit, bit ``rank`` of each.
-_SUIT_BITS: dict[Suit | None, int] = {s: 1 << (14 * i) for i, s in enumerate(SUITS)}
+_SUIT_BITS: dict[Suit | None, int] = {s: 1 << (14 * i) for i, s in enumerate(_SUITS)}
 _SUIT_BITS[None] = 0
 _BLACK_TWOS = 1 << 2 | 1 << (42 + 2)
 _BIG = 1 << 30  # "no limit" for a meld's room for more wild cards
-
-_EMPTY: tuple[Card, ...] = ()
-
 
 # -- what the solver needs to know about a variant -----------------------------------------
 
@@ -102,7 +99,7 @@ def _shape_of(variant: Variant) -> _Shape:
         wild_twos=variant.wild_black_twos,
         two_natural=variant.black_two_natural,
         limit=variant.max_wild_ratio_half,
-        values=tuple(price(rank, suit) for suit in SUITS for rank in range(1, 14)),
+        values=tuple(price(rank, suit) for suit in _SUITS for rank in range(1, 14)),
         joker_value=table["JOKER"],
         two_value=table["BLACK_TWO"],
     )
