@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.arrangement import best_arrangement
+from rules.arrangement import best_arrangement, minimal_arrangements
 from rules.cards import JOKER, Card, Suit
 from rules.results import Arrangement, MeldKind
 from rules.variants import Variant, get_variant
@@ -220,6 +220,22 @@ def test_wild_black_twos_match_brute_force(variant: Variant) -> None:
         got = best_arrangement(variant, hand)
         assert got.deadwood == brute_deadwood(variant, hand), hand
         check_arrangement(variant, hand, got)
+
+
+@pytest.mark.parametrize(("variant", "jokers"), [(GIN, 0), (TIZ, 2)], ids=["gin", "tizlapos"])
+def test_every_minimal_arrangement_is_minimal(variant: Variant, jokers: int) -> None:
+    # The Gin knocker chooses among these, so the search behind them is checked on Gin
+    # hands too (best_arrangement answers those from its tables).
+    rng = random.Random(f"minimal-{variant.id}")
+    for _ in range(150):
+        hand = clustered_hand(rng, variant, 10, jokers)
+        found = minimal_arrangements(variant, hand)
+        expected = brute_deadwood(variant, hand)
+        assert found
+        assert best_arrangement(variant, hand) in found
+        for arrangement in found:
+            assert arrangement.deadwood == expected, hand
+            check_arrangement(variant, hand, arrangement)
 
 
 def test_order_of_cards_does_not_change_the_answer() -> None:
