@@ -15,9 +15,13 @@ def test_a_club_night_from_draw_to_public_totals(live_server, browser):
     director = MembershipFactory(club=club, role=Role.DIRECTOR, user__username="dora").user
     director.set_password("dora")
     director.save()
-    event = event_create(club=club, name="Friday Rutupeli", date=datetime.date(2026, 11, 27), variant_id="rutupeli")
+    event = event_create(
+        club=club, name="Friday Rutupeli", date=datetime.date(2026, 11, 27), variant_id="rutupeli"
+    )
     for name in ["Aino", "Eero", "Helmi", "Jussi"]:
-        registration_add(event=event, player=Player.objects.create(club=club, name=name), checked_in=True)
+        registration_add(
+            event=event, player=Player.objects.create(club=club, name=name), checked_in=True
+        )
 
     def phone():
         context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
