@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+from django.contrib import admin
+
+from scoring.models import Deal, DealVersion
+
+
+class DealVersionInline(admin.TabularInline):
+    model = DealVersion
+    extra = 0
+    can_delete = False
+    readonly_fields = [
+        "version",
+        "action",
+        "points",
+        "status",
+        "by_user",
+        "by_seat",
+        "device",
+        "created_at",
+    ]
+    fields = readonly_fields
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    """Read-only: a deal changes through score entry, which keeps its history; an admin
+    edit here would bypass both the engine and the audit trail."""
+
+    list_display = ["__str__", "number", "status", "version", "updated_at"]
+    list_filter = ["status"]
+    search_fields = ["table__stage__event__name"]
+    readonly_fields = [f.name for f in Deal._meta.fields]
+    inlines = [DealVersionInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(DealVersion)
+class DealVersionAdmin(admin.ModelAdmin):
+    list_display = ["deal", "version", "action", "by_user", "by_seat", "created_at"]
+    list_filter = ["action"]
+    readonly_fields = [f.name for f in DealVersion._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
