@@ -154,9 +154,8 @@ def table_check(request: HttpRequest, key: str) -> HttpResponse:
         if score and len(score.points) == len(seats)
         else []
     )
-    return render(
-        request, "scoring/_check.html", {"errors": form.errors, "rows": rows, "score": score}
-    )
+    context = {"errors": form.errors, "rows": rows, "score": score, "field_names": list(form.data)}
+    return render(request, "scoring/_check.html", context)
 
 
 @require_POST
@@ -212,8 +211,18 @@ def _stale(request: HttpRequest, table: Table, stale: StaleDeal, number: int) ->
         "current_rows": list(zip(sheet.seats, stale.current.points, strict=False))
         if stale.current
         else [],
+        "attempted_rows": _points_of(sheet, number, stale.attempted_entry),
     }
     return _with_device(request, render(request, "scoring/stale.html", context, status=409))
+
+
+def _points_of(sheet: Any, number: int, entry: dict[str, Any]) -> list[tuple[Any, int]]:
+    """What an entry that was not saved would have scored, to compare with the saved one."""
+    try:
+        points = score_deal(sheet.variant, number, entry).points
+    except RuleViolation:
+        return []
+    return list(zip(sheet.seats, points, strict=False))
 
 
 def deal_edit(request: HttpRequest, key: str, number: int) -> HttpResponse:

@@ -103,7 +103,11 @@ def test_two_phones_saving_the_same_deal_get_the_conflict_screen(table):
         deal_post(out="1", hands=("5H", "", "7H", "QS"), request_id="b"),
     )
     assert response.status_code == 409
-    assert "Someone saved this deal first" in response.content.decode()
+    html = response.content.decode()
+    assert "Someone saved this deal first" in html
+    saved, attempted = html.split("What you entered")
+    assert ": 30" in saved  # seat 1's A + K as saved
+    assert ": 5" in attempted and ": 0" in attempted  # bob's own entry, priced for comparison
     assert Deal.objects.get().points == [0, 30, 5, 10]
 
 
@@ -142,3 +146,14 @@ def test_a_key_works_for_its_own_table_only():
     alice.post(reverse("deal_save", args=[one.entry_key, 1]), deal_post())
     assert Deal.objects.get().table_id == one.pk
     assert not two.deals.exists()
+
+
+def test_live_check_puts_each_error_next_to_its_field(table):
+    alice = seated_client(table, 0)
+    html = alice.post(
+        reverse("table_check", args=[table.entry_key]), deal_post(hands=("", "AS", "7H", "Q?"))
+    ).content.decode()
+    start = html.index('id="err-p3_cards" hx-swap-oob="true"')
+    assert "Q?" in html[start : html.index("</div>", start)]
+    cleared = html.index('id="err-p1_cards" hx-swap-oob="true"')
+    assert '<p class="error">' not in html[cleared : html.index("</div>", cleared)]
