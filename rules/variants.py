@@ -530,8 +530,15 @@ def get_variant(variant_id: str, **options: object) -> Variant:
 # -- plain words for the rules page ---------------------------------------------------------
 
 
-def describe_options(variant: Variant) -> list[tuple[str, str]]:
-    """The variant's settings as (label, value) pairs in plain English for the rules page."""
+def describe_options(
+    variant: Variant, translate: Callable[[str], str] = _
+) -> list[tuple[str, str]]:
+    """The variant's settings as (label, value) pairs in plain words for the rules page.
+
+    ``translate`` is the site's gettext; it shadows the marker ``_`` below, so the strings
+    are still found by extraction and come out in the reader's language.
+    """
+    _ = translate  # shadows the module's marker for every message below
     rows: list[tuple[str, str]] = []
     v = variant
     rows.append(
@@ -583,7 +590,7 @@ def describe_options(variant: Variant) -> list[tuple[str, str]]:
             (
                 _("Deal %(number)d") % {"number": number},
                 _("%(contract)s, %(cards)d cards each")
-                % {"contract": contract.describe(), "cards": dealt},
+                % {"contract": contract.describe(translate), "cards": dealt},
             )
         )
     table = v.penalty_table
@@ -679,7 +686,10 @@ def describe_options(variant: Variant) -> list[tuple[str, str]]:
         rows.append(
             (
                 _("Out of the buli"),
-                _("at %(points)d points; the last player in collects %(units)d units")
+                _(
+                    "at %(points)d points; the last player in collects %(units)d units from "
+                    "every other player, and the re-entry payments"
+                )
                 % {"points": v.tiz_elimination, "units": v.tiz_last_survivor_units},
             )
         )

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -82,7 +83,7 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     context = {
         "event": event,
         "club": event.club,
-        "rules": describe_options(event.variant),
+        "rules": describe_options(event.variant, gettext),
         "registrations": event_registrations(event=event),
         "players": registerable_players(event=event),
         "guest_form": GuestForm(),

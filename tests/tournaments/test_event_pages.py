@@ -157,3 +157,15 @@ def test_club_page_lists_events_and_says_what_to_do_when_empty(client, club, dir
     assert "No events yet." in client.get(club.get_absolute_url()).content.decode()
     client.force_login(director)
     assert "New event" in client.get(club.get_absolute_url()).content.decode()
+
+
+def test_rules_are_described_in_the_readers_language(client, event, director):
+    from django.utils import translation
+
+    from rules import describe_options
+
+    with translation.override("fi"):
+        finnish = dict(describe_options(event.variant, translation.gettext))
+    english = dict(describe_options(event.variant))
+    assert len(finnish) == len(english)
+    assert set(finnish) != set(english)  # the labels are translated
