@@ -112,9 +112,8 @@ def test_admin_has_a_screen_for_every_model(admin_client, club, member):
     from django.apps import apps
     from django.contrib import admin
 
-    from tests.scoring.conftest import seated_event
-
     from scoring.services import Actor, deal_record
+    from tests.scoring.conftest import seated_event
 
     _event, (table,) = seated_event(variant_id="rutupeli", players=4, club=club)
     entry = {"out": 0, "players": [{"cards": c, "buys": 0} for c in (None, "A", "K", "Q")]}
