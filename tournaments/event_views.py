@@ -95,6 +95,12 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     return render(request, "tournaments/event_manage.html", context)
 
 
+def _posted_id(request: HttpRequest, name: str) -> int:
+    """A posted row id, or 0 (matches nothing) when it is not a plain number."""
+    raw = request.POST.get(name, "")
+    return int(raw) if raw.isdigit() and len(raw) < 19 else 0
+
+
 def _back(slug: str, event_id: int, anchor: str = "") -> HttpResponse:
     response = redirect("event_manage", slug=slug, event_id=event_id)
     response["Location"] += anchor
@@ -105,10 +111,8 @@ def _back(slug: str, event_id: int, anchor: str = "") -> HttpResponse:
 @require_POST
 def registration_create(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = _director_event(request, slug, event_id)
-    player_id = request.POST.get("player", "")
-    if player_id.isdigit() and (
-        player := Player.objects.filter(club=event.club, pk=player_id).first()
-    ):
+    player = Player.objects.filter(club=event.club, pk=_posted_id(request, "player")).first()
+    if player is not None:
         registration_add(event=event, player=player, checked_in=True)
         return _back(slug, event_id, "#registration")
     form = GuestForm(request.POST)
@@ -159,8 +163,8 @@ def draw_confirm(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
 def seats_swap(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = _director_event(request, slug, event_id)
     seats = Seat.objects.filter(table__stage__event=event)
-    first = seats.filter(pk=request.POST.get("first") or 0).first()
-    second = seats.filter(pk=request.POST.get("second") or 0).first()
+    first = seats.filter(pk=_posted_id(request, "first")).first()
+    second = seats.filter(pk=_posted_id(request, "second")).first()
     if first is None or second is None or first.pk == second.pk:
         messages.error(request, _("Pick two different seats to swap."))
     else:
