@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from rules.cards import Card
 from rules.contracts import check_contract
+from rules.entries import bad_entry, entry_mapping, entry_seat, is_int, line_points, read_players
 from rules.errors import RulesError, RuleViolation
 from rules.i18n import _
 from rules.notation import cards_from_value
@@ -53,19 +54,6 @@ class ContractEntry:
     ravaytys: bool
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _bad_entry(field: str | None, what: str) -> RuleViolation:
-    return RuleViolation(
-        _("The score entry is malformed at %(where)s."),
-        code="bad_entry",
-        field=field,
-        where=what,
-    )
-
-
 def _require_contract_game(variant: Variant) -> None:
     if not variant.is_contract_game:
         raise RulesError(f"{variant.id} is not a contract game")
@@ -79,51 +67,24 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Co
     """
     _require_contract_game(variant)
     variant.contract(number)
-    if not isinstance(data, Mapping):
-        raise _bad_entry(None, "entry")
-    for key in data:
-        if key not in _ENTRY_KEYS:
-            raise _bad_entry(str(key), str(key))
-
-    raw_players = data.get("players")
-    if not isinstance(raw_players, list | tuple):
-        raise _bad_entry("players", "players")
-    if not variant.min_players <= len(raw_players) <= variant.max_players:
-        raise RuleViolation(
-            _("%(game)s is played by %(min)d to %(max)d players; this entry has %(count)d."),
-            code="player_count",
-            field="players",
-            game=variant.name,
-            min=variant.min_players,
-            max=variant.max_players,
-            count=len(raw_players),
-        )
-    players = tuple(_parse_player(variant, seat, raw) for seat, raw in enumerate(raw_players))
+    data = entry_mapping(data, _ENTRY_KEYS)
+    players = read_players(variant, data, _parse_player)
 
     if "out" not in data:
         raise RuleViolation(_("Say who went out."), code="out_missing", field="out")
     out = data["out"]
-    if out is None:
-        if not variant.stock_out_ends_deal:
-            raise RuleViolation(
-                _("In %(game)s a deal ends only when a player goes out: say who it was."),
-                code="out_missing",
-                field="out",
-                game=variant.name,
-            )
-    elif not _is_int(out) or not 0 <= int(str(out)) < len(players):
+    if out is None and not variant.stock_out_ends_deal:
         raise RuleViolation(
-            _('"%(token)s" is not a seat at this table: expected a seat from 1 to %(count)d.'),
-            code="bad_seat",
+            _("In %(game)s a deal ends only when a player goes out: say who it was."),
+            code="out_missing",
             field="out",
-            token=str(out),
-            count=len(players),
+            game=variant.name,
         )
-    out_seat = None if out is None else int(str(out))
+    out_seat = None if out is None else entry_seat(out, "out", len(players))
 
     ravaytys = data.get("ravaytys", False)
     if not isinstance(ravaytys, bool):
-        raise _bad_entry("ravaytys", "ravaytys")
+        raise bad_entry("ravaytys", "ravaytys")
     if ravaytys and variant.id != "ravaytys":
         raise RuleViolation(
             _("Going out at once is recorded only in Räväytys."),
@@ -157,11 +118,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Co
 
 def _parse_player(variant: Variant, seat: int, raw: object) -> PlayerEntry:
     where = f"players.{seat}"
-    if not isinstance(raw, Mapping):
-        raise _bad_entry(where, where)
-    for key in raw:
-        if key not in _PLAYER_KEYS:
-            raise _bad_entry(f"{where}.{key}", f"{where}.{key}")
+    raw = entry_mapping(raw, _PLAYER_KEYS, where)
     hand: Hand | None = None
     cards = raw.get("cards")
     if cards is not None:
@@ -169,26 +126,16 @@ def _parse_player(variant: Variant, seat: int, raw: object) -> PlayerEntry:
             hand = hand_from_value(variant, cards)
         except RuleViolation as err:
             raise err.at(f"{where}.cards") from None
-    points = raw.get("points")
-    if points is not None:
-        if not variant.allow_points_entry:
-            raise RuleViolation(
-                _("Enter the cards left in the hand; %(game)s prices them itself."),
-                code="points_not_allowed",
-                field=f"{where}.points",
-                game=variant.name,
-            )
-        if not _is_int(points) or int(str(points)) < 0:
-            raise RuleViolation(
-                _('"%(token)s" is not a number of penalty points: expected 0 or more.'),
-                code="bad_points",
-                field=f"{where}.points",
-                token=str(points),
-            )
+    points = line_points(
+        variant,
+        raw,
+        where,
+        _("Enter the cards left in the hand; %(game)s prices them itself."),
+    )
     buys = raw.get("buys", 0)
     if buys is None:
         buys = 0
-    if not _is_int(buys) or int(str(buys)) < 0:
+    if not is_int(buys) or int(str(buys)) < 0:
         raise RuleViolation(
             _('"%(token)s" is not a number of buys: expected 0 or more.'),
             code="bad_buys",
@@ -206,14 +153,14 @@ def _parse_player(variant: Variant, seat: int, raw: object) -> PlayerEntry:
             seat=seat + 1,
             buys=buys,
         )
-    return PlayerEntry(hand, None if points is None else int(str(points)), buys)
+    return PlayerEntry(hand, points, buys)
 
 
 def _parse_laydown(variant: Variant, raw: object) -> tuple[tuple[Card, ...], ...] | None:
     if raw is None:
         return None
     if not isinstance(raw, list | tuple):
-        raise _bad_entry("laydown", "laydown")
+        raise bad_entry("laydown", "laydown")
     melds: list[tuple[Card, ...]] = []
     for index, value in enumerate(raw):
         try:
@@ -406,7 +353,7 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
         for seat, value in enumerate(deal.points):
             totals[seat] += value
         out = deal.flags.get("went_out")
-        if isinstance(out, int) and not isinstance(out, bool) and 0 <= out < seats:
+        if is_int(out) and 0 <= out < seats:
             won[out] += 1
             if deal.flags.get("ravaytys") is True:
                 ravaytys[out] += 1

@@ -67,6 +67,16 @@ class RuleViolation(Exception):
         """
         return RuleViolation(self.template, code=self.code, field=field, **self.params)
 
+    def at_item(self, position: int) -> RuleViolation:
+        """Return a copy that points at item ``position`` (from 1) of a list of texts.
+
+        An item may hold several cards ("AS 10H"); the player is told which item to fix, not
+        where inside it the reading stopped.
+        """
+        return RuleViolation(
+            self.template, code=self.code, field=self.field, **{**self.params, "position": position}
+        )
+
     def under(self, prefix: str) -> RuleViolation:
         """Return a copy whose field is nested under ``prefix`` (``"players.2"`` + ``"cards"``)."""
         field = prefix if self.field is None else f"{prefix}.{self.field}"

@@ -34,6 +34,7 @@ from itertools import product
 
 from rules.arrangement import best_arrangement, minimal_arrangements
 from rules.cards import Card, Suit
+from rules.entries import bad_entry, entry_mapping, is_int
 from rules.errors import RulesError, RuleViolation
 from rules.i18n import _
 from rules.notation import cards_from_value, describe_cards, format_cards
@@ -78,19 +79,6 @@ class LayoffResult:
     laid_off: tuple[Card, ...]
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _bad_entry(field: str | None, where: str) -> RuleViolation:
-    return RuleViolation(
-        _("The score entry is malformed at %(where)s."),
-        code="bad_entry",
-        field=field,
-        where=where,
-    )
-
-
 def _require_gin(variant: Variant) -> None:
     if variant.id != "gin_romi":
         raise RulesError(f"{variant.id} is not Gin Römi")
@@ -107,13 +95,9 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Gi
     that could not all be in one deck.
     """
     _require_gin(variant)
-    if not isinstance(data, Mapping):
-        raise _bad_entry(None, "entry")
-    for key in data:
-        if key not in _ENTRY_KEYS:
-            raise _bad_entry(str(key), str(key))
-    if not _is_int(number) or number < 1:
-        raise _bad_entry("number", "number")
+    data = entry_mapping(data, _ENTRY_KEYS)
+    if not is_int(number) or number < 1:
+        raise bad_entry("number", "number")
 
     ending = data.get("ending")
     if ending not in ENDINGS:
@@ -133,7 +117,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Gi
                 code="by_missing",
                 field="by",
             )
-    elif not _is_int(by) or not 0 <= int(str(by)) < SEATS:
+    elif not is_int(by) or not 0 <= int(str(by)) < SEATS:
         raise RuleViolation(
             _('"%(token)s" is not a seat at this table: expected seat 1 or 2.'),
             code="bad_seat",
@@ -238,7 +222,7 @@ def _parse_deadwood(variant: Variant, raw: object) -> tuple[int, int] | None:
     out: list[int] = []
     for seat, value in enumerate(raw):
         field = f"deadwood.{seat}"
-        if not _is_int(value) or int(str(value)) < 0:
+        if not is_int(value) or int(str(value)) < 0:
             raise RuleViolation(
                 _('"%(token)s" is not a number of points: expected 0 or more.'),
                 code="bad_points",
@@ -524,7 +508,7 @@ def _melds_text(arrangement: Arrangement) -> list[str]:
 
 def _winner_of(deal: DealScore) -> int | None:
     winner = deal.flags.get("winner")
-    if _is_int(winner) and 0 <= int(str(winner)) < SEATS:
+    if is_int(winner) and 0 <= int(str(winner)) < SEATS:
         return int(str(winner))
     scored = [seat for seat, points in enumerate(deal.points) if points > 0]
     return scored[0] if len(scored) == 1 else None

@@ -381,12 +381,7 @@ def cards_from_value(value: object, *, allow_suitless: bool = False) -> list[Car
                 cards.extend(parse_cards(item, allow_suitless=allow_suitless))
             except RuleViolation as err:
                 # Report the list item, not the position inside the item.
-                raise RuleViolation(
-                    err.template,
-                    code=err.code,
-                    field=err.field,
-                    **{**err.params, "position": position},
-                ) from None
+                raise err.at_item(position) from None
         return cards
     raise _bad(
         _('"%(token)s" is not a list of cards: expected text like "AS 10H JK".'),

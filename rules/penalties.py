@@ -93,12 +93,7 @@ def hand_from_value(variant: Variant, value: object) -> Hand:
                     )
                 part = hand_from_text(variant, item)
             except RuleViolation as err:
-                raise RuleViolation(
-                    err.template,
-                    code=err.code,
-                    field=err.field,
-                    **{**err.params, "position": position},
-                ) from None
+                raise err.at_item(position) from None
             cards.extend(part.cards)
             loose.extend(part.loose)
         return Hand(tuple(cards), tuple(loose))

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from rules.arrangement import best_arrangement
 from rules.cards import Card, Suit, rank_code
+from rules.entries import bad_entry, entry_mapping, entry_seat, is_int, line_points, read_players
 from rules.errors import RulesError, RuleViolation
 from rules.i18n import _
 from rules.notation import cards_from_value, describe_cards, format_cards
@@ -94,19 +95,6 @@ class TizEntry:
     ending: str
     knock_card: Card | None
     players: tuple[TizPlayer, ...]
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _bad_entry(field: str | None, where: str) -> RuleViolation:
-    return RuleViolation(
-        _("The score entry is malformed at %(where)s."),
-        code="bad_entry",
-        field=field,
-        where=where,
-    )
 
 
 def _require_tizlapos(variant: Variant) -> None:
@@ -167,26 +155,8 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Ti
     including cards that could not all be in two decks and four jokers.
     """
     _require_tizlapos(variant)
-    if not isinstance(data, Mapping):
-        raise _bad_entry(None, "entry")
-    for key in data:
-        if key not in _ENTRY_KEYS:
-            raise _bad_entry(str(key), str(key))
-
-    raw_players = data.get("players")
-    if not isinstance(raw_players, list | tuple):
-        raise _bad_entry("players", "players")
-    if not variant.min_players <= len(raw_players) <= variant.max_players:
-        raise RuleViolation(
-            _("%(game)s is played by %(min)d to %(max)d players; this entry has %(count)d."),
-            code="player_count",
-            field="players",
-            game=variant.name,
-            min=variant.min_players,
-            max=variant.max_players,
-            count=len(raw_players),
-        )
-    players = tuple(_parse_player(variant, seat, raw) for seat, raw in enumerate(raw_players))
+    data = entry_mapping(data, _ENTRY_KEYS)
+    players = read_players(variant, data, _parse_player)
 
     winner = data.get("winner")
     if winner is None:
@@ -195,15 +165,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Ti
             code="winner_missing",
             field="winner",
         )
-    if not _is_int(winner) or not 0 <= int(str(winner)) < len(players):
-        raise RuleViolation(
-            _('"%(token)s" is not a seat at this table: expected a seat from 1 to %(count)d.'),
-            code="bad_seat",
-            field="winner",
-            token=str(winner),
-            count=len(players),
-        )
-    winner_seat = int(str(winner))
+    winner_seat = entry_seat(winner, "winner", len(players))
 
     ending = data.get("ending")
     if ending not in ENDINGS:
@@ -269,11 +231,7 @@ def _parse_player(variant: Variant, seat: int, raw: object) -> TizPlayer:
     where = f"players.{seat}"
     if raw is None:
         return TizPlayer(None, None, None, False, False)
-    if not isinstance(raw, Mapping):
-        raise _bad_entry(where, where)
-    for key in raw:
-        if key not in _PLAYER_KEYS:
-            raise _bad_entry(f"{where}.{key}", f"{where}.{key}")
+    raw = entry_mapping(raw, _PLAYER_KEYS, where)
 
     special = raw.get("special")
     if special is not None and special not in SPECIALS:
@@ -304,29 +262,20 @@ def _parse_player(variant: Variant, seat: int, raw: object) -> TizPlayer:
                 count=len(cards),
             )
 
-    points = raw.get("points")
+    points = line_points(
+        variant,
+        raw,
+        where,
+        _("Enter the cards in the hand; %(game)s prices them itself."),
+    )
     if points is not None:
-        if not variant.allow_points_entry:
-            raise RuleViolation(
-                _("Enter the cards in the hand; %(game)s prices them itself."),
-                code="points_not_allowed",
-                field=f"{where}.points",
-                game=variant.name,
-            )
-        if not _is_int(points) or int(str(points)) < 0:
-            raise RuleViolation(
-                _('"%(token)s" is not a number of penalty points: expected 0 or more.'),
-                code="bad_points",
-                field=f"{where}.points",
-                token=str(points),
-            )
         most = HAND_SIZE * max(variant.penalty_table.values())
-        if int(str(points)) > most:
+        if points > most:
             raise RuleViolation(
                 _("%(points)d penalty points is more than ten cards can hold (%(max)d)."),
                 code="implausible_points",
                 field=f"{where}.points",
-                points=int(str(points)),
+                points=points,
                 max=most,
             )
 
@@ -336,11 +285,11 @@ def _parse_player(variant: Variant, seat: int, raw: object) -> TizPlayer:
         if value is None:
             value = False
         if not isinstance(value, bool):
-            raise _bad_entry(f"{where}.{key}", f"{where}.{key}")
+            raise bad_entry(f"{where}.{key}", f"{where}.{key}")
         flags.append(value)
     return TizPlayer(
         cards,
-        None if points is None else int(str(points)),
+        points,
         special,
         flags[0],
         flags[1],
@@ -558,7 +507,7 @@ def _special_name(kind: str) -> str:
 def _seat_list(flags: Mapping[str, object], key: str, seats: int) -> list[int]:
     value = flags.get(key, [])
     if not isinstance(value, list | tuple) or not all(
-        _is_int(s) and 0 <= int(str(s)) < seats for s in value
+        is_int(s) and 0 <= int(str(s)) < seats for s in value
     ):
         raise RulesError(f"deal flags {key!r} are not a list of seats: {value!r}")
     return [int(str(s)) for s in value]
@@ -615,7 +564,7 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
             )
         flags = deal.flags
         winner = flags.get("winner")
-        if not _is_int(winner) or not 0 <= int(str(winner)) < seats:
+        if not is_int(winner) or not 0 <= int(str(winner)) < seats:
             raise RulesError(f"deal {number} has no winner in its flags")
         winner = int(str(winner))
         present_raw = flags.get("present", [True] * seats)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rules.cards import Card
+from rules.entries import is_int
 from rules.errors import RuleViolation
 from rules.i18n import _
 
@@ -409,10 +410,6 @@ def _bad(name: str, expected: str, value: object) -> RuleViolation:
     )
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _coerce(name: str, value: object, defaults: Mapping[str, Any]) -> object:
     kind = _KINDS[name]
     if kind == _BOOL:
@@ -420,11 +417,11 @@ def _coerce(name: str, value: object, defaults: Mapping[str, Any]) -> object:
             raise _bad(name, _("true or false"), value)
         return value
     if kind == _INT:
-        if not _is_int(value) or int(str(value)) < 0:
+        if not is_int(value) or int(str(value)) < 0:
             raise _bad(name, _("a whole number, 0 or more"), value)
         return value
     if kind == _OPT_INT:
-        if value is not None and (not _is_int(value) or int(str(value)) < 0):
+        if value is not None and (not is_int(value) or int(str(value)) < 0):
             raise _bad(name, _("a whole number, 0 or more, or none"), value)
         return value
     if kind == _STR:
@@ -433,7 +430,7 @@ def _coerce(name: str, value: object, defaults: Mapping[str, Any]) -> object:
         return value
     if kind == _INTS:
         if not isinstance(value, list | tuple) or not all(
-            _is_int(v) and 0 < int(str(v)) <= 13 for v in value
+            is_int(v) and 0 < int(str(v)) <= 13 for v in value
         ):
             raise _bad(name, _("a list of whole numbers"), value)
         return tuple(int(str(v)) for v in value)
@@ -452,7 +449,7 @@ def _coerce(name: str, value: object, defaults: Mapping[str, Any]) -> object:
         for key, points in value.items():
             if key not in PENALTY_KEYS:
                 raise _bad(name, ", ".join(PENALTY_KEYS), key)
-            if not _is_int(points) or points < 0:
+            if not is_int(points) or points < 0:
                 raise _bad(name, _("a whole number, 0 or more"), points)
             table[key] = points
         return table
@@ -468,7 +465,7 @@ def _contract(name: str, item: object) -> Contract:
         sets, runs = item.get("sets", 0), item.get("runs", 0)
     elif isinstance(item, list | tuple) and len(item) == 2:
         sets, runs = item
-    if not (_is_int(sets) and _is_int(runs)):
+    if not (is_int(sets) and is_int(runs)):
         raise _bad(name, _('contracts like {"sets": 2, "runs": 1}'), item)
     assert isinstance(sets, int) and isinstance(runs, int)
     if sets < 0 or runs < 0 or sets + runs == 0:
