@@ -30,12 +30,19 @@ class Actor:
 
 
 class StaleDeal(Exception):
-    """The deal changed since the form was opened; nothing was saved."""
+    """The deal changed since the form was opened; nothing was saved.
 
-    def __init__(self, current: Deal | None, attempted_entry: dict[str, Any]) -> None:
+    `confirming` tells a confirmation of an outdated version from a clashing entry: the
+    person then only needs to look at the new version and confirm again.
+    """
+
+    def __init__(
+        self, current: Deal | None, attempted_entry: dict[str, Any], *, confirming: bool = False
+    ) -> None:
         super().__init__("stale deal")
         self.current = current
         self.attempted_entry = attempted_entry
+        self.confirming = confirming
 
 
 def _locked_table(table: Table) -> Table:
@@ -150,11 +157,16 @@ def deal_confirm(*, deal: Deal, by: Actor, expected_version: int, request_id: st
     if _replayed(deal, request_id):
         return deal
     if deal.version != expected_version:
-        raise StaleDeal(deal, deal.entry)
+        raise StaleDeal(deal, deal.entry, confirming=True)
     if deal.is_confirmed:
         return deal
     if not by.is_director:
-        if by.seat is not None and by.seat == deal.submitted_seat:
+        if by.seat is None:
+            # A confirmation says who at the table vouches for the deal.
+            raise RuleViolation(
+                _("Pick your seat before you confirm a deal."), code="confirm_needs_seat"
+            )
+        if by.seat == deal.submitted_seat:
             raise RuleViolation(
                 _("Someone at another seat must confirm: this seat entered the deal."),
                 code="confirm_same_seat",

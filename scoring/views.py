@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from rules import RuleViolation, score_deal
 from scoring.forms import entry_from_post, field_for, post_from_entry
+from scoring.history import entry_changes
 from scoring.i18n import contract_text, violation_text
 from scoring.models import Deal
 from scoring.selectors import deal_history, event_ranking, event_sheets, table_sheet
@@ -189,6 +190,8 @@ def deal_save(request: HttpRequest, key: str, number: int) -> HttpResponse:
             data=form.data,
             errors=form.errors,
             expected_version=expected,
+            # A correction that failed stays a correction on the page.
+            editing=Deal.objects.filter(table=table, number=number).first() if expected else None,
         )
         return _with_device(
             request, render(request, "scoring/table_entry.html", context, status=422)
@@ -207,11 +210,13 @@ def _stale(request: HttpRequest, table: Table, stale: StaleDeal, number: int) ->
         "sheet": sheet,
         "number": number,
         "current": stale.current,
-        "attempted": stale.attempted_entry,
+        "confirming": stale.confirming,
         "current_rows": list(zip(sheet.seats, stale.current.points, strict=False))
         if stale.current
         else [],
-        "attempted_rows": _points_of(sheet, number, stale.attempted_entry),
+        "attempted_rows": []
+        if stale.confirming
+        else _points_of(sheet, number, stale.attempted_entry),
     }
     return _with_device(request, render(request, "scoring/stale.html", context, status=409))
 
@@ -245,6 +250,8 @@ def deal_confirm_view(request: HttpRequest, key: str, number: int) -> HttpRespon
     table = _table(key)
     deal = get_object_or_404(Deal, table=table, number=number)
     actor = _actor(request, table)
+    if actor.seat is None and not actor.is_director:
+        return redirect("table_entry", key=key)
     try:
         deal_confirm(
             deal=deal,
@@ -311,33 +318,24 @@ def table_history(request: HttpRequest, slug: str, event_id: int, table_id: int)
     )
     sheet = table_sheet(table=table)
     names = [seat.player.name for seat in sheet.seats]
-    history = [
-        (
-            number,
-            [
-                (version, _changes(previous, version, names))
-                for previous, version in zip([None, *versions], versions, strict=False)
-            ],
-        )
-        for number, versions in sorted(deal_history(table=table).items())
-    ]
+    history = []
+    for number, versions in sorted(deal_history(table=table).items()):
+        lines = []
+        for previous, version in zip([None, *versions], versions, strict=False):
+            changes = entry_changes(previous.entry if previous else None, version.entry, names)
+            if previous is not None and previous.status != version.status:
+                changes.append(
+                    (_("status"), previous.get_status_display(), version.get_status_display())
+                )
+            seat_name = (
+                names[version.by_seat]
+                if version.by_seat is not None and version.by_seat < len(names)
+                else ""
+            )
+            lines.append((version, changes, seat_name))
+        history.append((number, lines))
     return render(
         request,
         "scoring/table_history.html",
         {"table": table, "sheet": sheet, "history": history, "event": table.stage.event},
     )
-
-
-def _changes(previous: Any, version: Any, names: list[str]) -> list[tuple[str, Any, Any]]:
-    """What a version changed compared with the one before: (what, old, new) per seat."""
-    if previous is None:
-        return []
-    changes = []
-    for seat, (old, new) in enumerate(zip(previous.points, version.points, strict=False)):
-        if old != new:
-            changes.append((names[seat] if seat < len(names) else str(seat + 1), old, new))
-    if previous.status != version.status:
-        changes.append((_("status"), previous.get_status_display(), version.get_status_display()))
-    if previous.entry != version.entry and not changes:
-        changes.append((_("entry"), "", ""))
-    return changes

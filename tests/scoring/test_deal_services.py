@@ -153,3 +153,22 @@ def test_event_ranking_orders_players_and_marks_unconfirmed():
     table_one = [row for row in ranking if row.table == 1]
     assert all(row.unconfirmed for row in table_one)
     assert not any(row.unconfirmed for row in ranking if row.table == 2)
+
+
+def test_confirmation_needs_a_seat_unless_director():
+    _event, (table,) = seated_event(variant_id="rutupeli", players=4)
+    deal = record(table, 1, rutupeli_entry())
+    with pytest.raises(RuleViolation) as info:
+        deal_confirm(deal=deal, by=Actor(device="stranger"), expected_version=1, request_id="s")
+    assert info.value.code == "confirm_needs_seat"
+    assert not Deal.objects.get().is_confirmed
+
+
+def test_confirming_an_outdated_version_is_told_apart():
+    _event, (table,) = seated_event(variant_id="rutupeli", players=4)
+    deal = record(table, 1, rutupeli_entry())
+    record(table, 1, rutupeli_entry(hands=("", "AS", "7H", "QS")), by=SEAT0, expected=1)
+    with pytest.raises(StaleDeal) as info:
+        deal_confirm(deal=deal, by=SEAT1, expected_version=1, request_id="late")
+    assert info.value.confirming
+    assert not Deal.objects.get().is_confirmed

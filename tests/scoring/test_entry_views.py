@@ -157,3 +157,46 @@ def test_live_check_puts_each_error_next_to_its_field(table):
     assert "Q?" in html[start : html.index("</div>", start)]
     cleared = html.index('id="err-p1_cards" hx-swap-oob="true"')
     assert '<p class="error">' not in html[cleared : html.index("</div>", cleared)]
+
+
+def test_a_phone_without_a_seat_cannot_confirm(client, table):
+    alice = seated_client(table, 0)
+    alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post())
+    response = client.post(
+        reverse("deal_confirm", args=[table.entry_key, 1]),
+        {"expected_version": 1, "request_id": "x"},
+    )
+    assert response.status_code == 302
+    assert not Deal.objects.get().is_confirmed
+
+
+def test_history_names_who_and_shows_old_and_new_of_each_field(client, table):
+    alice = seated_client(table, 0)
+    alice.post(
+        reverse("deal_save", args=[table.entry_key, 1]), deal_post(hands=("", "AS K", "7H", "QS"))
+    )
+    # A correction that keeps the points (K → Q is 10 either way) must still show what changed.
+    alice.post(
+        reverse("deal_save", args=[table.entry_key, 1]),
+        deal_post(hands=("", "AS Q", "7H", "QS"), request_id="r2", expected=1),
+    )
+    event = table.stage.event
+    client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
+    html = client.get(
+        reverse("table_history", args=[event.club.slug, event.pk, table.pk])
+    ).content.decode()
+    seat_one = table.seats.get(position=1).player.name
+    seat_zero = table.seats.get(position=0).player.name
+    assert f"{seat_one}: cards: AS K → AS Q" in html
+    assert f"at {seat_zero}&#x27;s seat" in html or f"at {seat_zero}'s seat" in html
+
+
+def test_a_failed_correction_stays_a_correction(table):
+    alice = seated_client(table, 0)
+    alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post())
+    response = alice.post(
+        reverse("deal_save", args=[table.entry_key, 1]),
+        deal_post(hands=("", "AS ZZ", "7H", "QS"), request_id="r2", expected=1),
+    )
+    assert response.status_code == 422
+    assert "Save the correction" in response.content.decode()
