@@ -32,6 +32,21 @@ class EntryForm:
     def value(self, name: str) -> str:
         return self.data.get(name, "")
 
+    def fields_on_page(self) -> list[str]:
+        """The fields the entry page shows for this game (each has an error slot)."""
+        if self.variant.id == GIN:
+            names = ["by", "upper"]
+            parts = ["cards", "points"]
+        elif self.variant.id == TIZLAPOS:
+            names = ["winner", "knock_card"]
+            parts = ["cards", "points", "special"]
+        else:
+            names = ["out", "laydown"]
+            parts = ["cards", "points", "buys"]
+        if not self.variant.allow_points_entry:
+            parts.remove("points")
+        return names + [f"p{seat}_{part}" for seat in range(self.seats) for part in parts]
+
 
 def _text(post: QueryDict, name: str, limit: int = 400) -> str:
     # A card list longer than this is no hand: cut it, the engine will say what is wrong.

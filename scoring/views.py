@@ -114,10 +114,20 @@ def table_entry(request: HttpRequest, key: str) -> HttpResponse:
     return _with_device(request, render(request, "scoring/table_entry.html", context))
 
 
+def table_live(request: HttpRequest, key: str) -> HttpResponse:
+    """The table's totals and deals waiting for confirmation, polled by every phone."""
+    table = _table(key)
+    return render(request, "scoring/_table_live.html", _entry_context(request, table))
+
+
 @require_POST
 def table_seat(request: HttpRequest, key: str) -> HttpResponse:
     table = _table(key)
     position = request.POST.get("seat", "")
+    if position == "":
+        # "Not you?": forget this phone's seat and ask again.
+        request.session.pop(f"seat:{table.pk}", None)
+        return redirect("table_entry", key=key)
     if not (position.isdigit() and table.seats.filter(position=int(position)).exists()):
         messages.error(request, _("Pick your seat from the list."))
         return redirect("table_entry", key=key)
@@ -155,7 +165,12 @@ def table_check(request: HttpRequest, key: str) -> HttpResponse:
         if score and len(score.points) == len(seats)
         else []
     )
-    context = {"errors": form.errors, "rows": rows, "score": score, "field_names": list(form.data)}
+    context = {
+        "errors": form.errors,
+        "rows": rows,
+        "score": score,
+        "field_names": form.fields_on_page(),
+    }
     return render(request, "scoring/_check.html", context)
 
 

@@ -35,6 +35,7 @@ urlpatterns = [
     path("t/<str:key>/", scoring_views.table_entry, name="table_entry"),
     path("t/<str:key>/seat/", scoring_views.table_seat, name="table_seat"),
     path("t/<str:key>/check/", scoring_views.table_check, name="table_check"),
+    path("t/<str:key>/live/", scoring_views.table_live, name="table_live"),
     path("t/<str:key>/qr.svg", scoring_views.table_qr, name="table_qr"),
     path("t/<str:key>/deals/<int:number>/", scoring_views.deal_save, name="deal_save"),
     path("t/<str:key>/deals/<int:number>/edit/", scoring_views.deal_edit, name="deal_edit"),

@@ -200,3 +200,23 @@ def test_a_failed_correction_stays_a_correction(table):
     )
     assert response.status_code == 422
     assert "Save the correction" in response.content.decode()
+
+
+def test_the_table_page_refreshes_its_totals_and_pending_deals(table):
+    alice, bob = seated_client(table, 0), seated_client(table, 1)
+    assert (
+        "Confirm deal 1"
+        not in bob.get(reverse("table_live", args=[table.entry_key])).content.decode()
+    )
+    alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post())
+    live = bob.get(reverse("table_live", args=[table.entry_key])).content.decode()
+    assert "Confirm deal 1" in live and "30" in live
+
+
+def test_a_seat_picked_by_mistake_can_be_changed(table):
+    alice = seated_client(table, 0)
+    alice.post(reverse("table_seat", args=[table.entry_key]), {"seat": ""})
+    assert (
+        "Where do you sit?"
+        in alice.get(reverse("table_entry", args=[table.entry_key])).content.decode()
+    )
