@@ -42,14 +42,29 @@ class TableSheet:
     def rows(self) -> list[dict[str, Any]]:
         """One row per seat, best first: the player, the total and the place."""
         place = {seat: index + 1 for index, seat in enumerate(self.standing.ranking)}
+        extra = self.standing.extra
+        units = extra.get("units")  # Tízlapos Römi's ledger
+        eliminated = set(extra.get("eliminated") or ())
+        final = (extra.get("settlement") or {}).get("final") if self.standing.finished else None
         return [
             {
                 "seat": seat,
                 "total": self.standing.totals[seat.position],
                 "place": place[seat.position],
+                "units": units[seat.position] if units else None,
+                "out": seat.position in eliminated,
+                "final": final[seat.position] if final else None,
             }
             for seat in sorted(self.seats, key=lambda s: place[s.position])
         ]
+
+    @property
+    def has_units(self) -> bool:
+        return "units" in self.standing.extra
+
+    @property
+    def has_final(self) -> bool:
+        return self.standing.finished and bool(self.standing.extra.get("settlement"))
 
 
 def _standing(variant: Any, seats: int, deals: list[Deal]) -> TableStanding:

@@ -101,7 +101,12 @@ DEMO_NIGHTS: list[tuple[str, str, int, list[dict[str, object]], list[dict[str, o
             {"ending": "romi", "by": 1, "upper": "4C", "hands": None, "deadwood": [22, 0]},
             {"ending": "knock", "by": 0, "upper": "6S", "hands": None, "deadwood": [6, 4]},
         ],
-        [{"ending": "void", "by": None, "upper": "KD", "hands": None, "deadwood": None}],
+        # Table 2's game is over: it reached 150, and its sheet shows the final settlement.
+        [
+            {"ending": "void", "by": None, "upper": "KD", "hands": None, "deadwood": None},
+            {"ending": "romi", "by": 1, "upper": "4C", "hands": None, "deadwood": [100, 0]},
+            {"ending": "romi", "by": 1, "upper": "9D", "hands": None, "deadwood": [30, 0]},
+        ],
     ),
     (
         "Tízlapos Römi buli",
@@ -126,7 +131,8 @@ DEMO_NIGHTS: list[tuple[str, str, int, list[dict[str, object]], list[dict[str, o
 
 
 def demo_nights(club: Club) -> None:
-    """Club nights in progress, one per game: some deals confirmed, the last one waiting."""
+    """Club nights in progress, one per game: some deals confirmed, table 1's last one
+    waiting, and one correction so the history has something to show."""
     import datetime
 
     from scoring.services import Actor, deal_confirm, deal_record
@@ -161,10 +167,31 @@ def demo_nights(club: Club) -> None:
                     expected_version=0,
                     request_id=f"demo-{event.pk}-{table.pk}-{number}",
                 )
-                if number < len(deals):  # the latest deal waits for its confirmation
+                if number < len(deals) or table.number == 2:  # table 1's latest waits
                     deal_confirm(
                         deal=deal,
                         by=Actor(device="demo-phone-2", seat=1),
                         expected_version=deal.version,
                         request_id=f"demo-confirm-{deal.pk}",
                     )
+        if variant_id == "rutupeli":
+            _demo_correction(stage.tables.get(number=1))
+
+
+def _demo_correction(table: object) -> None:
+    """Someone at seat 3 fixes a hand in the waiting deal: the history shows old and new."""
+    from scoring.models import Deal
+    from scoring.services import Actor, deal_record
+
+    deal = Deal.objects.get(table=table, number=3)
+    entry = dict(deal.entry)
+    entry["players"] = [dict(line) for line in entry["players"]]
+    entry["players"][3]["cards"] = "4 4"
+    deal_record(
+        table=deal.table,
+        number=3,
+        entry=entry,
+        by=Actor(device="demo-phone-3", seat=2),
+        expected_version=deal.version,
+        request_id=f"demo-correct-{deal.pk}",
+    )

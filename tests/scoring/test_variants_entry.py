@@ -153,3 +153,30 @@ def test_rutupeli_buy_cap_and_exhausted_stock():
     with pytest.raises(RuleViolation) as info:
         record(table, 2, too_many_buys)
     assert info.value.field == "players.0.buys"
+
+
+def test_gin_sheet_shows_the_final_settlement_and_tizlapos_its_units():
+    from django.template.loader import render_to_string
+
+    _event, (gin_table,) = seated_event(variant_id="gin_romi", players=2)
+    record(gin_table, 1, gin(ending="romi", deadwood=(0, 100)))
+    record(gin_table, 2, gin(ending="romi", deadwood=(0, 30)))
+    sheet = table_sheet(table=gin_table)
+    assert sheet.standing.finished and sheet.has_final
+    winner = sheet.rows[0]
+    # (25 + 100) + (25 + 30) points, 25 for each deal won, 150 for the game, 150 shutout
+    assert winner["final"] == 180 + 2 * 25 + 150 + 150
+    html = render_to_string(
+        "scoring/_totals.html", {"sheet": sheet, "table": gin_table, "actor": BY}
+    )
+    assert "Settlement" in html and str(winner["final"]) in html
+
+    _event, (tiz_table,) = seated_event(variant_id="tizlapos_romi", players=4)
+    record(tiz_table, 1, tiz())
+    tiz_sheet = table_sheet(table=tiz_table)
+    assert [row["units"] for row in tiz_sheet.rows if row["seat"].position == 0] == [
+        6
+    ]  # 2 from each of three
+    assert "Units" in render_to_string(
+        "scoring/_totals.html", {"sheet": tiz_sheet, "table": tiz_table, "actor": BY}
+    )
