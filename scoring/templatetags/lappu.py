@@ -31,3 +31,9 @@ def contract(value: Any) -> str:
 @register.filter
 def make_list_words(value: str) -> list[str]:
     return value.split()
+
+
+@register.filter
+def suit_pairs(items: list[str]) -> list[tuple[str, str]]:
+    """["S:♠", …] → [("S", "♠"), …] for the suit buttons."""
+    return [tuple(item.split(":", 1)) for item in items]  # type: ignore[misc]
