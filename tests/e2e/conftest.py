@@ -52,3 +52,10 @@ def phone(browser):
     page.set_default_timeout(15_000)
     yield page
     context.close()
+
+
+def sign_in(page, base_url: str, username: str, password: str) -> None:
+    page.goto(f"{base_url}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")

@@ -5,6 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import sign_in
 from tests.factories import ClubFactory, MembershipFactory
 from tournaments.models import Player, Role
 from tournaments.services import event_create, registration_add
@@ -31,10 +32,7 @@ def test_a_club_night_from_draw_to_public_totals(live_server, browser):
 
     # The director draws and confirms the tables.
     desk = phone()
-    desk.goto(f"{live_server.url}/accounts/login/")
-    desk.fill("#id_username", "dora")
-    desk.fill("#id_password", "dora")
-    desk.click("button[type=submit]")
+    sign_in(desk, live_server.url, "dora", "dora")
     desk.goto(f"{live_server.url}/clubs/{club.slug}/events/{event.pk}/manage/")
     desk.get_by_role("button", name="Draw the tables").click()
     desk.get_by_role("button", name="Confirm the tables").click()

@@ -1,14 +1,12 @@
 from __future__ import annotations
 
+from tests.e2e.conftest import sign_in
 from tournaments.demo import demo_load
 
 
 def test_director_switches_to_finnish_and_sees_the_club_translated(live_server, phone):
     club = demo_load()
-    phone.goto(f"{live_server.url}/accounts/login/")
-    phone.fill("#id_username", "director")
-    phone.fill("#id_password", "director")
-    phone.click("button[type=submit]")
+    sign_in(phone, live_server.url, "director", "director")
     phone.goto(f"{live_server.url}{club.get_absolute_url()}")
     # The demo club's default is Finnish, but the director has not chosen yet: English browser.
     phone.select_option("#language-select", "en")
