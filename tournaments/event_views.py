@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from rules import RuleViolation, describe_options
 from scoring.i18n import violation_text
+from scoring.models import Deal
 from scoring.selectors import event_sheets
 from tournaments.forms import EventForm, GuestForm
 from tournaments.models import (
@@ -91,6 +92,8 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
         "preview_tables": tables if stage and stage.status == StageStatus.PREVIEW else [],
         "sheets": event_sheets(event=event),
         "checked_in": event.registrations.filter(status=RegistrationStatus.CHECKED_IN).count(),
+        # A draw may be redone (say, for a late arrival) until the first score exists.
+        "can_draw": stage is None or not Deal.objects.filter(table__stage=stage).exists(),
     }
     return render(request, "tournaments/event_manage.html", context)
 

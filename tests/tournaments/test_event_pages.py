@@ -7,7 +7,7 @@ from scoring.models import Deal
 from scoring.services import Actor, deal_record
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import seated_event
-from tournaments.models import Event, Player, Registration, Role, Stage, StageStatus
+from tournaments.models import Event, Player, Registration, Role, Seat, Stage, StageStatus, Table
 from tournaments.services import event_create, registration_add
 
 pytestmark = pytest.mark.django_db
@@ -169,3 +169,70 @@ def test_rules_are_described_in_the_readers_language(client, event, director):
     english = dict(describe_options(event.variant))
     assert len(finnish) == len(english)
     assert set(finnish) != set(english)  # the labels are translated
+
+
+@pytest.mark.parametrize("who", ["anonymous", "outsider", "member"])
+def test_non_directors_change_nothing(client, director, who, request):
+    event, (table,) = seated_event(
+        variant_id="rutupeli", players=4, club=director.memberships.get().club
+    )
+    if who != "anonymous":
+        user = request.getfixturevalue(who)
+        if who == "member":
+            user = MembershipFactory(club=event.club, role=Role.MEMBER).user
+        client.force_login(user)
+    registration = event.registrations.first()
+    key = table.entry_key
+    seats = list(
+        Seat.objects.filter(table=table).order_by("position").values_list("player_id", flat=True)
+    )
+    args = [event.club.slug, event.pk]
+    posts = [
+        (
+            reverse("event_new", args=[event.club.slug]),
+            {
+                "name": "X",
+                "date": "2026-12-01",
+                "variant_id": "rutupeli",
+                "preferred_table_size": 4,
+            },
+        ),
+        (reverse("registration_create", args=args), {"name": "Intruder"}),
+        (reverse("registration_update", args=[*args, registration.pk]), {"status": "withdrawn"}),
+        (reverse("draw", args=args), {}),
+        (reverse("draw_confirm", args=args), {}),
+        (
+            reverse("seats_swap", args=args),
+            {"first": table.seats.first().pk, "second": table.seats.last().pk},
+        ),
+        (reverse("table_revoke", args=[*args, table.pk]), {}),
+    ]
+    for url, data in posts:
+        assert client.post(url, data).status_code in {302, 403}, url
+    table.refresh_from_db()
+    assert Event.objects.filter(club=event.club).count() == 1
+    assert not Player.objects.filter(name="Intruder").exists()
+    assert event.registrations.get(pk=registration.pk).status == "checked_in"
+    assert (
+        list(
+            Seat.objects.filter(table=table)
+            .order_by("position")
+            .values_list("player_id", flat=True)
+        )
+        == seats
+    )
+    assert Stage.objects.get(event=event).seed == 7
+    assert Table.objects.get(pk=table.pk).entry_key == key
+
+
+def test_redraw_stays_possible_after_confirming_until_the_first_score(client, director):
+    event, (table,) = seated_event(
+        variant_id="rutupeli", players=4, club=director.memberships.get().club
+    )
+    client.force_login(director)
+    assert "Draw again" in client.get(manage_url(event)).content.decode()
+    deal_record(
+        table=table, number=1, entry={"out": 0, "players": [{"cards": c, "buys": 0} for c in (None, "A", "K", "Q")]},
+        by=Actor(device="d", seat=0), expected_version=0, request_id="r",
+    )  # fmt: skip
+    assert "Draw again" not in client.get(manage_url(event)).content.decode()
