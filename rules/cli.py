@@ -22,12 +22,12 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from rules.cards import Card
-from rules.contracts import check_contract
+from rules.contracts import check_contract, laydown_cards
 from rules.errors import RuleViolation
 from rules.i18n import _
 from rules.melds import meld_readings
 from rules.notation import parse_cards
-from rules.penalties import Hand, hand_from_text, price_breakdown, price_hand
+from rules.penalties import Hand, check_feasible, hand_from_text, price_breakdown, price_hand
 from rules.results import Arrangement, Meld
 from rules.variants import VARIANT_IDS, Variant, get_variant
 
@@ -199,12 +199,7 @@ def _penalty(args: argparse.Namespace, variant: Variant, out: _Output) -> int:
 def _contract(args: argparse.Namespace, variant: Variant, out: _Output) -> int:
     try:
         contract = variant.contract(int(args.deal))
-        laydown = []
-        for index, text in enumerate(args.melds):
-            try:
-                laydown.append(parse_cards(text))
-            except RuleViolation as err:
-                raise err.at(f"laydown.{index}") from None
+        laydown = laydown_cards(variant, args.melds)
     except RuleViolation as err:
         raise _BadInput(err) from err
     out.data.update(variant=variant.id, deal=args.deal, contract=contract.describe())
@@ -247,6 +242,8 @@ def _deadwood(args: argparse.Namespace, variant: Variant, out: _Output) -> int:
     except RuleViolation as err:
         raise _BadInput(err) from err
     try:
+        # An impossible hand (a joker in Gin, three ♠7 from one deck) has no deadwood.
+        check_feasible(variant, [cards])
         best: Arrangement = variant.best_arrangement(cards)
     except RuleViolation as err:
         return _refusal(out, err)

@@ -19,11 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.cards import Card
-from rules.contracts import check_contract
+from rules.contracts import check_contract, laydown_cards
 from rules.entries import bad_entry, entry_mapping, entry_seat, is_int, line_points, read_players
 from rules.errors import RulesError, RuleViolation
 from rules.i18n import _
-from rules.notation import cards_from_value
 from rules.penalties import Hand, check_feasible, hand_from_value, price_breakdown
 from rules.results import DealScore, TableStanding
 from rules.variants import Variant
@@ -161,13 +160,7 @@ def _parse_laydown(variant: Variant, raw: object) -> tuple[tuple[Card, ...], ...
         return None
     if not isinstance(raw, list | tuple):
         raise bad_entry("laydown", "laydown")
-    melds: list[tuple[Card, ...]] = []
-    for index, value in enumerate(raw):
-        try:
-            melds.append(tuple(cards_from_value(value)))
-        except RuleViolation as err:
-            raise err.at(f"laydown.{index}") from None
-    return tuple(melds)
+    return tuple(tuple(cards) for cards in laydown_cards(variant, raw))
 
 
 def _card_values(variant: Variant) -> list[int]:

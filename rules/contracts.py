@@ -9,7 +9,7 @@ from rules.cards import Card, Suit
 from rules.errors import RuleViolation
 from rules.i18n import _
 from rules.melds import meld_readings
-from rules.notation import parse_cards
+from rules.notation import cards_from_value, parse_tokens
 from rules.penalties import check_feasible
 from rules.results import Meld, MeldKind
 from rules.variants import Variant
@@ -197,10 +197,50 @@ def _continuation_error(options: list[list[_Option]]) -> RuleViolation:
 
 def check_contract_text(variant: Variant, deal: int, melds: Sequence[str]) -> tuple[Meld, ...]:
     """:func:`check_contract` for melds typed as text, one string per meld."""
+    return check_contract(variant, deal, laydown_cards(variant, melds))
+
+
+def laydown_cards(variant: Variant, melds: Sequence[object]) -> list[list[Card]]:
+    """The cards of a laydown given as text (or lists of card texts), one item per meld.
+
+    Where a set's suits may repeat (two-deck contract games), a set may be typed as bare
+    ranks, ``777`` or ``QQQ``, as the Räväytys rules themselves write it: its cards then
+    take the suits the rest of the laydown uses least, so only a truly impossible number
+    of copies is refused. Errors point at the meld (``laydown.N``).
+    """
     laydown: list[list[Card]] = []
-    for index, text in enumerate(melds):
+    suitless: dict[int, list[int]] = {}
+    for index, value in enumerate(melds):
         try:
-            laydown.append(parse_cards(text))
+            laydown.append(cards_from_value(value))
         except RuleViolation as err:
-            raise err.at(_meld_field(index)) from None
-    return check_contract(variant, deal, laydown)
+            ranks = _bare_rank_set(variant, value)
+            if ranks is None:
+                raise err.at(_meld_field(index)) from None
+            laydown.append([])
+            suitless[index] = ranks
+    used: dict[Card, int] = {}
+    for cards in laydown:
+        for card in cards:
+            used[card] = used.get(card, 0) + 1
+    for index, ranks in suitless.items():
+        for rank in ranks:
+            card = min((Card(rank, suit) for suit in Suit), key=lambda c: used.get(c, 0))
+            used[card] = used.get(card, 0) + 1
+            laydown[index].append(card)
+    return laydown
+
+
+def _bare_rank_set(variant: Variant, text: object) -> list[int] | None:
+    """The ranks of a set typed without suits (``777``), where the variant lets set suits
+    repeat; None for anything else, which then needs its suits."""
+    if variant.set_suits_distinct or not isinstance(text, str):
+        return None
+    try:
+        tokens = parse_tokens(text)
+    except RuleViolation:
+        return None
+    if not tokens or any(t.is_joker or t.suit is not None for t in tokens):
+        return None
+    ranks = [t.rank for t in tokens]
+    return ranks if len(set(ranks)) == 1 else None

@@ -84,6 +84,11 @@ def read_players(
     return tuple(parse_player(variant, seat, raw) for seat, raw in enumerate(raw_players))
 
 
+def seat_token(value: object) -> str:
+    """A bad seat as the player would say it: entries count from 0, people from 1."""
+    return str(int(str(value)) + 1) if is_int(value) else str(value)
+
+
 def entry_seat(value: object, field: str, seats: int) -> int:
     """``value`` as a seat of a table of ``seats``: counted from 0 in the entry, from 1 in
     the message, which is what a player reads."""
@@ -92,7 +97,7 @@ def entry_seat(value: object, field: str, seats: int) -> int:
             _('"%(token)s" is not a seat at this table: expected a seat from 1 to %(count)d.'),
             code="bad_seat",
             field=field,
-            token=str(value),
+            token=seat_token(value),
             count=seats,
         )
     return int(str(value))

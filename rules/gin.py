@@ -34,7 +34,7 @@ from itertools import product
 
 from rules.arrangement import best_arrangement, minimal_arrangements
 from rules.cards import Card, Suit
-from rules.entries import bad_entry, entry_mapping, is_int
+from rules.entries import bad_entry, entry_mapping, is_int, seat_token
 from rules.errors import RulesError, RuleViolation
 from rules.i18n import _
 from rules.notation import cards_from_value, describe_cards, format_cards
@@ -122,7 +122,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Gi
             _('"%(token)s" is not a seat at this table: expected seat 1 or 2.'),
             code="bad_seat",
             field="by",
-            token=str(by),
+            token=seat_token(by),
         )
     by_seat = None if by is None else int(str(by))
 

@@ -180,3 +180,25 @@ def test_module_runs_as_a_program() -> None:
     )
     assert result.returncode == 2
     assert '"ZZ"' in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("variant", "cards", "reason"),
+    [
+        ("gin_romi", "JK 5H 6H 7H", "no jokers in Gin Römi"),
+        ("gin_romi", "7S 7S 7H 7D", "2 × ♠7 in a 1-deck game"),
+        ("tizlapos_romi", "JK JK JK JK JK 5H", "5 jokers"),
+    ],
+)
+def test_deadwood_refuses_impossible_hands(capsys, variant, cards, reason):
+    code, lines, _err = run(capsys, "deadwood", "--variant", variant, cards)
+    assert code == 1
+    assert reason in lines[-1]
+
+
+def test_contract_takes_the_seeds_own_rank_sets(capsys):
+    # Seed 000 writes deal 1's two sets as "777 ja QQQ".
+    code, lines, _err = run(
+        capsys, "contract", "--variant", "ravaytys", "--deal", "1", "777", "QQQ"
+    )
+    assert (code, lines[-1]) == (0, "valid")

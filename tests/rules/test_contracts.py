@@ -265,3 +265,34 @@ def test_a_valid_laydown_meets_the_contract(laydown: tuple[str, int, list[list[C
             for b in runs:
                 a_high = 14 if a[-1].rank == 1 else a[-1].rank
                 assert not (a[0].suit == b[0].suit and a_high + 1 == b[0].rank)
+
+
+def test_bare_rank_sets_take_the_least_used_suits():
+    from rules import check_contract_text, get_variant
+
+    ravaytys = get_variant("ravaytys")
+    # Two ♠7 are typed; the bare "777" takes other suits, so the laydown is possible.
+    melds = check_contract_text(ravaytys, 1, ["777", "7S 7S 7H"])
+    assert len(melds) == 2
+    # Nine sevens cannot be in two decks, however the suits are chosen.
+    with pytest.raises(RuleViolation):
+        check_contract_text(ravaytys, 3, ["777", "777", "777", "KKK"])
+
+
+def test_bare_ranks_still_need_suits_where_set_suits_must_differ():
+    from rules import get_variant
+    from rules.contracts import laydown_cards
+
+    with pytest.raises(RuleViolation) as info:
+        laydown_cards(get_variant("gin_romi"), ["777"])
+    assert info.value.field == "laydown.0"
+
+
+def test_a_bad_seat_is_quoted_as_the_player_counts():
+    from rules import get_variant, score_deal
+
+    with pytest.raises(RuleViolation) as info:
+        score_deal(
+            get_variant("rutupeli"), 1, {"out": 3, "players": [{"cards": "A", "buys": 0}] * 3}
+        )
+    assert info.value.message.startswith('"4" is not a seat')
