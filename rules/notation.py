@@ -271,6 +271,8 @@ def parse_tokens(text: str) -> list[ParsedCard]:
     Raises :class:`RuleViolation` (code ``"bad_token"``) naming the first bad token, its
     1-based position among the items of ``text`` and what was expected there.
     """
+    # Typeset dashes (♠5–♠Q, as printed rules and phones' autocorrect write them) are hyphens.
+    text = text.replace("\u2013", "-").replace("\u2014", "-").replace("\u2212", "-")
     tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
     out: list[ParsedCard] = []
     context: Suit | None = None

@@ -242,3 +242,8 @@ def test_any_notation_reads_the_same_cards(data: st.DataObject, cards: list[Card
     separators = [data.draw(st.sampled_from([" ", ", ", ",", "  ", " ,"])) for _ in parts]
     text = "".join(p + s for p, s in zip(parts, separators, strict=True))
     assert parse_cards(text) == cards, text
+
+
+@pytest.mark.parametrize("dash", ["\u2013", "\u2014", "\u2212"])
+def test_typeset_dashes_read_as_hyphens(dash):
+    assert format_cards(parse_cards(f"♥3{dash}6")) == format_cards(parse_cards("♥3-6"))
