@@ -67,7 +67,7 @@ def _seat(form: EntryForm, name: str) -> int | None:
     raw = form.value(name)
     if raw in {"", "none"}:
         return None
-    if raw.isdigit() and int(raw) < form.seats:
+    if raw.isascii() and raw.isdigit() and int(raw) < form.seats:
         return int(raw)
     form.add_error(name, _("Pick a player."))
     return None

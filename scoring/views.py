@@ -128,7 +128,12 @@ def table_seat(request: HttpRequest, key: str) -> HttpResponse:
         # "Not you?": forget this phone's seat and ask again.
         request.session.pop(f"seat:{table.pk}", None)
         return redirect("table_entry", key=key)
-    if not (position.isdigit() and table.seats.filter(position=int(position)).exists()):
+    if not (
+        position.isascii()
+        and position.isdigit()
+        and len(position) < 4
+        and table.seats.filter(position=int(position)).exists()
+    ):
         messages.error(request, _("Pick your seat from the list."))
         return redirect("table_entry", key=key)
     request.session[f"seat:{table.pk}"] = int(position)
@@ -151,7 +156,7 @@ def _judge(request: HttpRequest, table: Table, seats: int) -> tuple[dict[str, An
 
 def _posted_int(request: HttpRequest, name: str) -> int:
     raw = request.POST.get(name, "")
-    return int(raw) if raw.isdigit() and len(raw) < 6 else 0
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else 0
 
 
 @require_POST

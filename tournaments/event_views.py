@@ -101,7 +101,7 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
 def _posted_id(request: HttpRequest, name: str) -> int:
     """A posted row id, or 0 (matches nothing) when it is not a plain number."""
     raw = request.POST.get(name, "")
-    return int(raw) if raw.isdigit() and len(raw) < 19 else 0
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else 0
 
 
 def _back(slug: str, event_id: int, anchor: str = "") -> HttpResponse:
