@@ -74,9 +74,13 @@ class Card:
 
     @property
     def label(self) -> str:
-        """Text for messages a player reads: "♠Q", "♥10", "joker"."""
+        """Text for messages a player reads: "♠Q", "♥10", "JK".
+
+        A joker is shown by its code, which reads the same in every language the site
+        speaks (the messages around it are translated; a label inside them is not).
+        """
         if self.suit is None:
-            return "joker"
+            return "JK"
         return self.suit.symbol + RANK_CODES[self.rank]
 
     def __str__(self) -> str:

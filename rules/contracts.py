@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rules.cards import Card, Suit
 from rules.errors import RuleViolation
-from rules.i18n import _
+from rules.i18n import Phrase, _
 from rules.melds import meld_readings
 from rules.notation import cards_from_value, parse_tokens
 from rules.penalties import check_feasible
@@ -88,7 +88,7 @@ def check_contract(
             code="contract_count",
             field="laydown",
             deal=deal,
-            contract=contract.describe(),
+            contract=Phrase(contract.describe),
             count=contract.melds,
             given=len(laydown),
         )
@@ -118,7 +118,7 @@ def _check_kinds(variant: Variant, deal: int, options: list[list[_Option]]) -> N
             field=_meld_field(only_set[contract.sets]),
             meld=only_set[contract.sets] + 1,
             deal=deal,
-            contract=contract.describe(),
+            contract=Phrase(contract.describe),
         )
     if len(only_run) > contract.runs:
         raise RuleViolation(
@@ -127,7 +127,7 @@ def _check_kinds(variant: Variant, deal: int, options: list[list[_Option]]) -> N
             field=_meld_field(only_run[contract.runs]),
             meld=only_run[contract.runs] + 1,
             deal=deal,
-            contract=contract.describe(),
+            contract=Phrase(contract.describe),
         )
 
 

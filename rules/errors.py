@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rules.i18n import Phrase
+
 __all__ = ["RuleViolation", "RulesError"]
 
 
@@ -102,6 +104,8 @@ class RuleViolation(Exception):
 def _jsonable(value: object) -> object:
     if isinstance(value, RuleViolation):
         return value.to_dict()
+    if isinstance(value, Phrase):
+        return value.text()
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, list | tuple):

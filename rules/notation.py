@@ -404,5 +404,5 @@ def format_cards(cards: Iterable[Card], *, symbols: bool = False) -> str:
 
 
 def describe_cards(cards: Sequence[Card]) -> str:
-    """Cards as a player reads them in a message: ``"♠5 ♠6 joker"``."""
+    """Cards as a player reads them in a message: ``"♠5 ♠6 JK"``."""
     return " ".join(c.label for c in cards)

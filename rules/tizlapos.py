@@ -41,7 +41,7 @@ from rules.arrangement import best_arrangement
 from rules.cards import Card, Suit, rank_code
 from rules.entries import bad_entry, entry_mapping, entry_seat, is_int, line_points, read_players
 from rules.errors import RulesError, RuleViolation
-from rules.i18n import _
+from rules.i18n import Phrase, _
 from rules.notation import cards_from_value, describe_cards, format_cards
 from rules.penalties import check_feasible
 from rules.results import DealScore, TableStanding
@@ -420,7 +420,7 @@ def score_deal(variant: Variant, entry: TizEntry) -> DealScore:
                     code="special_not_held",
                     field=f"{where}.special",
                     seat=seat + 1,
-                    special=_special_name(player.special),
+                    special=_special_phrase(player.special),
                 )
             specials[seat] = player.special
             special_points[seat] = special_value(variant, player.special)
@@ -490,6 +490,11 @@ def _winner_points(variant: Variant, entry: TizEntry, player: TizPlayer, seat: i
                 cards=describe_cards(laid.unmatched),
             )
     return variant.penalty(knock)
+
+
+def _special_phrase(kind: str) -> Phrase:
+    """The special hand's name, translated when the message is shown."""
+    return Phrase(lambda translate: translate(_special_name(kind)))
 
 
 def _special_name(kind: str) -> str:

@@ -11,18 +11,24 @@ from collections.abc import Mapping
 from django.utils.translation import gettext
 
 from rules import Contract, RuleViolation
+from rules.i18n import Phrase
 
 
 def violation_text(error: RuleViolation) -> str:
-    params = {
-        key: violation_text(value) if isinstance(value, RuleViolation) else value
-        for key, value in error.params.items()
-    }
+    params = {key: _translated(value) for key, value in error.params.items()}
     try:
         return gettext(error.template) % params
     except (KeyError, TypeError, ValueError):
         # A translation with a broken placeholder must not turn a player's typo into a crash.
         return error.message
+
+
+def _translated(value: object) -> object:
+    if isinstance(value, RuleViolation):
+        return violation_text(value)
+    if isinstance(value, Phrase):
+        return value.text(gettext)
+    return value
 
 
 def contract_text(contract: Mapping[str, int] | None) -> str:

@@ -59,7 +59,7 @@ def test_price_follows_a_changed_table() -> None:
 
 def test_price_breakdown_lists_each_card() -> None:
     hand = hand_from_value(RAV, "AS JK 7")
-    assert price_breakdown(RAV, hand) == [("♠A", 20), ("joker", 50), ("7", 5)]
+    assert price_breakdown(RAV, hand) == [("♠A", 20), ("JK", 50), ("7", 5)]
 
 
 def test_a_suitless_two_is_ambiguous_where_black_twos_are_wild() -> None:

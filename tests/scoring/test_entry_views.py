@@ -220,3 +220,35 @@ def test_a_seat_picked_by_mistake_can_be_changed(table):
         "Where do you sit?"
         in alice.get(reverse("table_entry", args=[table.entry_key])).content.decode()
     )
+
+
+@pytest.mark.parametrize("value", ["¹", "٣", "9" * 30, "-1"])
+def test_odd_digits_and_huge_numbers_are_refused_not_crashed(table, value):
+    alice = seated_client(table, 0)
+    data = deal_post(number=value, expected=value, out=value)
+    assert alice.post(reverse("table_check", args=[table.entry_key]), data).status_code == 200
+    assert alice.post(reverse("deal_save", args=[table.entry_key, 1]), data).status_code in {
+        302,
+        409,
+        422,
+    }
+    assert (
+        alice.post(reverse("table_seat", args=[table.entry_key]), {"seat": value}).status_code
+        == 302
+    )
+
+
+def test_words_inside_engine_messages_are_translated_too():
+    from django.utils import translation
+
+    from rules import RuleViolation, check_contract_text, get_variant
+    from scoring.i18n import violation_text
+
+    with pytest.raises(RuleViolation) as info:
+        check_contract_text(get_variant("rutupeli"), 2, ["7H 7S 7D"])  # game 2: 1 run + 1 set
+    english = violation_text(info.value)
+    assert "1 run + 1 set" in english
+    with translation.override("fi"):
+        finnish = violation_text(info.value)
+    assert "1 run + 1 set" not in finnish
+    assert "värisuora" in finnish
