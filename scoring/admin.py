@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from scoring.models import Deal, DealVersion
+from scoring.models import Deal, DealVersion, SeatClaim
 
 
 class DealVersionInline(admin.TabularInline):
@@ -17,6 +17,8 @@ class DealVersionInline(admin.TabularInline):
         "by_user",
         "by_seat",
         "device",
+        "claimed_after_submit",
+        "note",
         "created_at",
     ]
     fields = readonly_fields
@@ -45,8 +47,16 @@ class DealAdmin(admin.ModelAdmin):
 
 @admin.register(DealVersion)
 class DealVersionAdmin(admin.ModelAdmin):
-    list_display = ["deal", "version", "action", "by_user", "by_seat", "created_at"]
-    list_filter = ["action"]
+    list_display = [
+        "deal",
+        "version",
+        "action",
+        "by_user",
+        "by_seat",
+        "claimed_after_submit",
+        "created_at",
+    ]
+    list_filter = ["action", "claimed_after_submit"]
     readonly_fields = [f.name for f in DealVersion._meta.fields]
 
     def has_add_permission(self, request) -> bool:
@@ -56,4 +66,17 @@ class DealVersionAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(SeatClaim)
+class SeatClaimAdmin(admin.ModelAdmin):
+    """Which phone holds which seat; deleting a claim frees the seat, as the director's
+    "Free this seat" does."""
+
+    list_display = ["table", "position", "device", "claimed_at"]
+    search_fields = ["table__stage__event__name"]
+    readonly_fields = ["table", "position", "device", "claimed_at"]
+
+    def has_add_permission(self, request) -> bool:
         return False

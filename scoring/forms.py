@@ -8,12 +8,71 @@ typed in; everything else is the engine's to judge.
 
 from __future__ import annotations
 
+import functools
 import re
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+# What a form may carry as its request id: the page makes a hex uuid; a retry sends it back.
+REQUEST_ID = r"^[A-Za-z0-9_-]{1,64}$"
+
+
+class _RequestForm(forms.Form):
+    """The parts of a table's post that say which save it is: the version it was based on
+    and the id that makes a double tap record once. A bad value counts as absent: a fresh
+    id (the save then records once, as a new request) and version 0 (a clash, shown as such)."""
+
+    expected_version = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
+    request_id = forms.RegexField(regex=REQUEST_ID, required=False)
+
+    def _clean_value(self, name: str) -> Any:
+        return self.cleaned_data.get(name) if hasattr(self, "cleaned_data") else None
+
+    @property
+    def base_version(self) -> int:
+        return self._clean_value("expected_version") or 0
+
+    @property
+    def save_id(self) -> str:
+        return self._clean_value("request_id") or self._fresh_id
+
+    @functools.cached_property
+    def _fresh_id(self) -> str:
+        return uuid.uuid4().hex
+
+
+class DealMetaForm(_RequestForm):
+    number = forms.IntegerField(min_value=0, max_value=999, required=False)
+
+    @property
+    def deal_number(self) -> int:
+        return self._clean_value("number") or 0
+
+
+class ConfirmForm(_RequestForm):
+    pin = forms.RegexField(
+        regex=r"^[0-9]{4}$",
+        required=False,
+        label=gettext_lazy("Your PIN"),
+        error_messages={"invalid": gettext_lazy("A PIN is four digits.")},
+    )
+
+
+class VoidForm(_RequestForm):
+    note = forms.CharField(max_length=200, required=False, label=gettext_lazy("Why"))
+
+
+class SeatForm(forms.Form):
+    """A seat as the page posts it: its position, or empty to let this phone's seat go."""
+
+    seat = forms.IntegerField(min_value=0, max_value=9, required=False)
+
 
 GIN = "gin_romi"
 TIZLAPOS = "tizlapos_romi"
@@ -27,6 +86,9 @@ class EntryForm:
     errors: dict[str, list[str]] = field(default_factory=dict)
 
     def add_error(self, name: str, message: str) -> None:
+        # An error for a field the page has no slot for is shown above the form, never lost.
+        if name != "__all__" and name not in self.fields_on_page():
+            name = "__all__"
         self.errors.setdefault(name, []).append(message)
 
     def value(self, name: str) -> str:
@@ -39,7 +101,7 @@ class EntryForm:
             parts = ["cards", "points"]
         elif self.variant.id == TIZLAPOS:
             names = ["winner", "knock_card"]
-            parts = ["cards", "points", "special"]
+            parts = ["cards", "points", "special", "drop_out", "reenter"]
         else:
             names = ["out", "laydown"]
             parts = ["cards", "points", "buys"]

@@ -1,10 +1,15 @@
-"""What one version of a deal changed against the one before: (what, old, new) lines."""
+"""A table's history: what each version of a deal changed against the one before."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+
+from scoring.models import Deal, DealVersion
+from scoring.selectors import deal_history
+from tournaments.models import Table
 
 SEAT_FIELDS = {"out", "by", "winner"}
 
@@ -80,3 +85,41 @@ def entry_changes(
             (what, _shown(part, before.get(key), names), _shown(part, after.get(key), names))
         )
     return lines
+
+
+@dataclass
+class HistoryLine:
+    version: DealVersion
+    changes: list[tuple[str, str, str]]
+    seat_name: str
+
+
+@dataclass
+class DealHistory:
+    number: int
+    deal: Deal
+    lines: list[HistoryLine] = field(default_factory=list)
+
+
+def table_history_lines(*, table: Table, names: list[str]) -> list[DealHistory]:
+    """Every deal of the table with each version against the one before, oldest first.
+
+    Every deal is listed, even one with no recorded version (data from before the history
+    was kept): the director must be able to reach it to correct or void it.
+    """
+    versions = deal_history(table=table)
+    history = []
+    for deal in Deal.objects.filter(table=table).order_by("number"):
+        item = DealHistory(number=deal.number, deal=deal)
+        rows = versions.get(deal.number, [])
+        for previous, version in zip([None, *rows], rows, strict=False):
+            changes = entry_changes(previous.entry if previous else None, version.entry, names)
+            if previous is not None and previous.status != version.status:
+                changes.append(
+                    (_("status"), previous.get_status_display(), version.get_status_display())
+                )
+            seat = version.by_seat
+            seat_name = names[seat] if seat is not None and seat < len(names) else ""
+            item.lines.append(HistoryLine(version, changes, seat_name))
+        history.append(item)
+    return history

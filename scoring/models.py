@@ -10,6 +10,9 @@ from tournaments.models import Table
 class DealStatus(models.TextChoices):
     SUBMITTED = "submitted", _("waiting for confirmation")
     CONFIRMED = "confirmed", _("confirmed")
+    # Set aside by the director: kept with its history, left out of the scores, and its
+    # number entered again by the table.
+    VOIDED = "voided", _("voided")
 
 
 class Deal(models.Model):
@@ -54,11 +57,16 @@ class Deal(models.Model):
     def is_confirmed(self) -> bool:
         return self.status == DealStatus.CONFIRMED
 
+    @property
+    def is_voided(self) -> bool:
+        return self.status == DealStatus.VOIDED
+
 
 class DealAction(models.TextChoices):
     SUBMIT = "submit", _("submitted")
     CORRECT = "correct", _("corrected")
     CONFIRM = "confirm", _("confirmed")
+    VOID = "void", _("voided")
 
 
 class DealVersion(models.Model):
@@ -85,6 +93,12 @@ class DealVersion(models.Model):
     # The id the form was rendered with: a double tap or a network retry sends the same one,
     # and finds its first save instead of making a second.
     request_id = models.CharField(_("request id"), max_length=64)
+    # A confirmation from a phone that took its seat only after the deal was entered: it may
+    # be the same person on a second phone, so the director's pages point it out.
+    claimed_after_submit = models.BooleanField(
+        _("seat taken after the deal was entered"), default=False
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("at"), auto_now_add=True)
 
     class Meta:
@@ -98,3 +112,31 @@ class DealVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.deal} v{self.version} ({self.get_action_display()})"
+
+
+class SeatClaim(models.Model):
+    """Which phone speaks for which seat at a table: one phone per seat, one seat per phone.
+
+    Another phone takes the seat only after this one lets it go ("Not you? Change seat") or
+    the director frees it; `claimed_at` tells a confirmation from a phone that appeared only
+    after the deal was entered.
+    """
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="claims", verbose_name=_("table")
+    )
+    position = models.PositiveSmallIntegerField(_("seat"))
+    device = models.CharField(_("device"), max_length=64)
+    claimed_at = models.DateTimeField(_("claimed at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        verbose_name = _("seat claim")
+        verbose_name_plural = _("seat claims")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_phone_per_seat"),
+            models.UniqueConstraint(fields=["table", "device"], name="one_seat_per_phone"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.position + 1}"

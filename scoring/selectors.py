@@ -8,8 +8,9 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from rules import DealScore, TableStanding, table_standing
-from scoring.models import Deal, DealVersion
+from rules import TableStanding
+from scoring.judge import TableProblem, deal_scores, standing_and_problem
+from scoring.models import Deal, DealAction, DealVersion, SeatClaim
 from tournaments.models import Event, Seat, Stage, StageStatus, Table
 
 
@@ -20,13 +21,25 @@ class TableSheet:
     deals: list[Deal]
     standing: TableStanding
     variant: Any
+    # The first deal the table cannot be scored with: the table then needs the director,
+    # and `standing` is that of the deals before it.
+    problem: TableProblem | None = None
 
     @property
     def next_number(self) -> int | None:
-        """The deal to enter next, or None when the game is over."""
+        """The deal to enter next (a voided one first), or None when nothing can be entered:
+        the game is over, or the table needs the director."""
+        if self.problem is not None:
+            return None
+        voided = [deal.number for deal in self.deals if deal.is_voided]
+        if voided:
+            return voided[0]
         if self.standing.finished:
             return None
         return (self.deals[-1].number if self.deals else 0) + 1
+
+    def deal(self, number: int) -> Deal | None:
+        return next((deal for deal in self.deals if deal.number == number), None)
 
     def dealer(self, number: int) -> Seat | None:
         if not self.seats:
@@ -36,7 +49,12 @@ class TableSheet:
 
     @property
     def unconfirmed(self) -> list[Deal]:
-        return [deal for deal in self.deals if not deal.is_confirmed]
+        return [deal for deal in self.deals if not deal.is_confirmed and not deal.is_voided]
+
+    @property
+    def played(self) -> int:
+        """Deals that count (voided ones do not)."""
+        return sum(1 for deal in self.deals if not deal.is_voided)
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -67,17 +85,16 @@ class TableSheet:
         return self.standing.finished and bool(self.standing.extra.get("settlement"))
 
 
-def _standing(variant: Any, seats: int, deals: list[Deal]) -> TableStanding:
-    scores = [DealScore(points=tuple(deal.points), flags=dict(deal.flags)) for deal in deals]
-    return table_standing(variant, seats, scores)
+def _sheet(table: Table, seats: list[Seat], deals: list[Deal], variant: Any) -> TableSheet:
+    standing, problem = standing_and_problem(variant, len(seats), deal_scores(deals))
+    return TableSheet(table, seats, deals, standing, variant, problem)
 
 
 def table_sheet(*, table: Table) -> TableSheet:
     table = Table.objects.select_related("stage__event__club").get(pk=table.pk)
     seats = list(table.seats.select_related("player").order_by("position"))
     deals = list(table.deals.order_by("number"))
-    variant = table.stage.event.variant
-    return TableSheet(table, seats, deals, _standing(variant, len(seats), deals), variant)
+    return _sheet(table, seats, deals, table.stage.event.variant)
 
 
 def event_sheets(*, event: Event) -> list[TableSheet]:
@@ -101,10 +118,7 @@ def event_sheets(*, event: Event) -> list[TableSheet]:
     sheets = []
     for table in tables:
         table.stage = stage
-        seats, deals = list(table.seats.all()), list(table.deals.all())
-        sheets.append(
-            TableSheet(table, seats, deals, _standing(variant, len(seats), deals), variant)
-        )
+        sheets.append(_sheet(table, list(table.seats.all()), list(table.deals.all()), variant))
     return sheets
 
 
@@ -118,6 +132,7 @@ class RankingRow:
     unconfirmed: bool
     table_place: int
     finished: bool = field(default=False)
+    needs_director: bool = field(default=False)
 
 
 def event_ranking(*, event: Event, sheets: list[TableSheet] | None = None) -> list[RankingRow]:
@@ -138,10 +153,11 @@ def event_ranking(*, event: Event, sheets: list[TableSheet] | None = None) -> li
                     player=seat.player.name,
                     table=sheet.table.number,
                     total=sheet.standing.totals[seat.position],
-                    deals=len(sheet.deals),
+                    deals=sheet.played,
                     unconfirmed=pending,
                     table_place=place[seat.position],
                     finished=sheet.standing.finished,
+                    needs_director=sheet.problem is not None,
                 )
             )
     lower_is_better = sheets[0].standing.lower_is_better if sheets else True
@@ -166,3 +182,21 @@ def deal_history(*, table: Table) -> dict[int, list[DealVersion]]:
     for version in versions:
         history[version.deal.number].append(version)
     return dict(history)
+
+
+def seat_claim_of(*, table: Table, device: str) -> SeatClaim | None:
+    """The seat this phone speaks for at the table, if any."""
+    return SeatClaim.objects.filter(table=table, device=device).first()
+
+
+def flagged_confirmations(*, event: Event) -> list[DealVersion]:
+    """Confirmations from a phone that took its seat only after the deal was entered."""
+    return list(
+        DealVersion.objects.filter(
+            deal__table__stage__event=event,
+            action=DealAction.CONFIRM,
+            claimed_after_submit=True,
+        )
+        .select_related("deal__table")
+        .order_by("-created_at")
+    )

@@ -1,22 +1,30 @@
-"""Writes for score entry: submit, correct and confirm a deal. Each keeps its history.
+"""Writes for score entry: submit, correct, confirm and void a deal; claim a seat.
 
-Every write locks the table row first, so two phones saving the same table queue up, and
-carries the version it was based on, so the second of them is refused instead of silently
-overwriting the first.
+Every write locks the table row, and only that row (see `core.db` for the lock order), so
+two phones saving the same table queue up while other tables save freely; each carries the
+version it was based on, so the second of two clashing saves is refused instead of silently
+overwriting the first. A save is judged in the context of the whole table: the engine
+scores every deal with the new one in place before anything is written.
 """
 
 from __future__ import annotations
 
+import datetime
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError
+from django.utils import timezone
 
-from rules import DealScore, RuleViolation, score_deal, table_standing
+from core.db import locked_write
+from rules import DealScore, RuleViolation, score_deal
 from rules.i18n import _
-from scoring.models import Deal, DealAction, DealStatus, DealVersion
-from tournaments.models import Table
+from scoring.judge import deal_scores, judge_change
+from scoring.models import Deal, DealAction, DealStatus, DealVersion, SeatClaim
+from scoring.selectors import event_sheets
+from tournaments.models import Event, EventStatus, Stage, StageStatus, Table
 
 
 @dataclass(frozen=True)
@@ -27,6 +35,9 @@ class Actor:
     seat: int | None = None
     user: AbstractBaseUser | None = None
     is_director: bool = False
+    # When this device took its seat: a confirmation from a seat taken after the deal was
+    # entered is flagged for the director.
+    claimed_at: datetime.datetime | None = None
 
 
 class StaleDeal(Exception):
@@ -45,9 +56,27 @@ class StaleDeal(Exception):
         self.confirming = confirming
 
 
+class TableClosed(Exception):
+    """The table no longer takes scores: its link was replaced, its stage redrawn, or its
+    event finished. Nothing was saved; the page says to ask the director."""
+
+
 def _locked_table(table: Table) -> Table:
-    # One lock per table: cheap, and exactly the unit two people at one table contend for.
-    return Table.objects.select_for_update().select_related("stage__event").get(pk=table.pk)
+    # The table row only (of=self): joining the stage and event must not lock them too, or
+    # a save at one table would wait on a director's work on the event.
+    locked = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("stage__event")
+        .filter(pk=table.pk, entry_key=table.entry_key)
+        .first()
+    )
+    if (
+        locked is None
+        or locked.stage.status != StageStatus.CONFIRMED
+        or locked.stage.event.status == EventStatus.FINISHED
+    ):
+        raise TableClosed
+    return locked
 
 
 def _replayed(deal: Deal | None, request_id: str) -> bool:
@@ -56,7 +85,7 @@ def _replayed(deal: Deal | None, request_id: str) -> bool:
     )
 
 
-def _version_row(deal: Deal, action: str, by: Actor, request_id: str) -> DealVersion:
+def _version_row(deal: Deal, action: str, by: Actor, request_id: str, **extra: Any) -> DealVersion:
     return DealVersion.objects.create(
         deal=deal,
         version=deal.version,
@@ -68,10 +97,36 @@ def _version_row(deal: Deal, action: str, by: Actor, request_id: str) -> DealVer
         by_seat=by.seat,
         device=by.device,
         request_id=request_id,
+        **extra,
     )
 
 
-@transaction.atomic
+def deal_judge(
+    *, table: Table, number: int, entry: dict[str, Any], deals: list[Deal] | None = None
+) -> DealScore:
+    """Score `entry` as deal `number` and the whole table with it in place.
+
+    RuleViolation when the entry is wrong, or when the table could no longer be scored with
+    it (a re-entry of a player still in, a deal after the game ended, a correction that
+    makes a later deal impossible: the message names that deal). The live check and the
+    save both call this, so the check never calls right what the save will refuse.
+    """
+    variant = table.stage.event.variant
+    seats = table.seats.count()
+    deals = list(Deal.objects.filter(table=table).order_by("number")) if deals is None else deals
+    score = score_deal(variant, number, entry)
+    if len(score.points) != seats:
+        raise RuleViolation(
+            _("The entry has %(given)d players but the table seats %(seats)d."),
+            code="wrong_player_count",
+            given=len(score.points),
+            seats=seats,
+        )
+    judge_change(variant, seats, deal_scores(deals), number=number, score=score)
+    return score
+
+
+@locked_write
 def deal_record(
     *,
     table: Table,
@@ -83,32 +138,27 @@ def deal_record(
 ) -> Deal:
     """Submit a new deal (expected_version 0) or correct an existing one.
 
-    The rules engine checks the entry (RuleViolation when it is wrong). A correction of a
-    confirmed deal is a director's; the table may correct its own deal until it is confirmed.
-    A repeated request (same request_id) returns the deal it already made.
+    The rules engine checks the entry in the context of the whole table (RuleViolation
+    when it is wrong). A correction of a confirmed deal is a director's; the table may
+    correct its own deal until it is confirmed, and enter a voided deal again. A repeated
+    request (same request_id) returns the deal it already made.
     """
     table = _locked_table(table)
     variant = table.stage.event.variant
-    seats = table.seats.count()
-    deal = Deal.objects.filter(table=table, number=number).first()
+    deals = list(Deal.objects.filter(table=table).order_by("number"))
+    deal = next((d for d in deals if d.number == number), None)
     if _replayed(deal, request_id):
         return deal
     current_version = deal.version if deal else 0
     if current_version != expected_version:
         raise StaleDeal(deal, entry)
-    _check_number(table=table, number=number, variant=variant, seats=seats, is_new=deal is None)
-    if deal is not None and deal.is_confirmed and not by.is_director:
+    if deal is None:
+        _check_next(deals, number)
+    elif deal.is_confirmed and not by.is_director:
         raise RuleViolation(
             _("This deal is confirmed: only the director can correct it now."), code="deal_locked"
         )
-    score = score_deal(variant, number, entry)
-    if len(score.points) != seats:
-        raise RuleViolation(
-            _("The entry has %(given)d players but the table seats %(seats)d."),
-            code="wrong_player_count",
-            given=len(score.points),
-            seats=seats,
-        )
+    score = deal_judge(table=table, number=number, entry=entry, deals=deals)
     contract = variant.contract(number).to_dict() if variant.is_contract_game else None
     if deal is None:
         deal = Deal(table=table, number=number, contract=contract, version=0)
@@ -129,30 +179,32 @@ def deal_record(
     return deal
 
 
-def _check_number(*, table: Table, number: int, variant: Any, seats: int, is_new: bool) -> None:
-    """A new deal is the next one, and only while the table's game is still on."""
-    if not is_new:
-        return
-    played = list(
-        Deal.objects.filter(table=table).order_by("number").values_list("number", "points", "flags")
-    )
-    last = played[-1][0] if played else 0
+def _check_next(deals: list[Deal], number: int) -> None:
+    """A new deal is the next one. (Whether the game is still on is the whole table's
+    judgement, made by `deal_judge`.)"""
+    last = deals[-1].number if deals else 0
     if number != last + 1:
         raise RuleViolation(
             _("The next deal at this table is deal %(next)d."), code="deal_order", next=last + 1
         )
-    scores = [DealScore(points=tuple(points), flags=dict(flags)) for _n, points, flags in played]
-    if table_standing(variant, seats, scores).finished:
-        raise RuleViolation(_("This table's game is over: no more deals."), code="game_over")
 
 
-@transaction.atomic
-def deal_confirm(*, deal: Deal, by: Actor, expected_version: int, request_id: str) -> Deal:
+def _pin_matches(table: Table, seat: int | None, pin: str | None) -> bool:
+    expected = table.seats.filter(position=seat).values_list("pin", flat=True).first()
+    return expected is not None and pin is not None and secrets.compare_digest(expected, pin)
+
+
+@locked_write
+def deal_confirm(
+    *, deal: Deal, by: Actor, expected_version: int, request_id: str, pin: str | None = None
+) -> Deal:
     """A second person at the table confirms the deal as it stands.
 
-    Refused from the seat or the device that submitted it, except for a director.
+    Refused from the seat or the device that submitted it, except for a director; when the
+    event asks for it, the confirming player's PIN. A phone that took its seat only after
+    the deal was entered may still confirm, but the confirmation is flagged.
     """
-    _locked_table(deal.table)
+    table = _locked_table(deal.table)
     deal = Deal.objects.get(pk=deal.pk)
     if _replayed(deal, request_id):
         return deal
@@ -160,24 +212,164 @@ def deal_confirm(*, deal: Deal, by: Actor, expected_version: int, request_id: st
         raise StaleDeal(deal, deal.entry, confirming=True)
     if deal.is_confirmed:
         return deal
-    if not by.is_director:
-        if by.seat is None:
-            # A confirmation says who at the table vouches for the deal.
-            raise RuleViolation(
-                _("Pick your seat before you confirm a deal."), code="confirm_needs_seat"
-            )
-        if by.seat == deal.submitted_seat:
-            raise RuleViolation(
-                _("Someone at another seat must confirm: this seat entered the deal."),
-                code="confirm_same_seat",
-            )
-        if by.device and by.device == deal.submitted_device:
-            raise RuleViolation(
-                _("Confirm on another phone: this one entered the deal."),
-                code="confirm_same_device",
-            )
+    if deal.is_voided:
+        raise RuleViolation(
+            _("This deal was voided by the director: enter it again first."), code="deal_voided"
+        )
+    refusal = confirm_refusal(deal=deal, by=by)
+    if refusal is not None:
+        raise refusal
+    if (
+        not by.is_director
+        and table.stage.event.confirm_needs_pin
+        and not _pin_matches(table, by.seat, pin)
+    ):
+        raise RuleViolation(
+            _("That is not your PIN. It is printed next to your name on the seating list."),
+            code="wrong_pin",
+            field="pin",
+        )
     deal.status = DealStatus.CONFIRMED
     deal.version += 1
     deal.save(update_fields=["status", "version", "updated_at"])
-    _version_row(deal, DealAction.CONFIRM, by, request_id)
+    late = (
+        not by.is_director and by.claimed_at is not None and by.claimed_at > deal_entered_at(deal)
+    )
+    _version_row(deal, DealAction.CONFIRM, by, request_id, claimed_after_submit=late)
     return deal
+
+
+def deal_entered_at(deal: Deal) -> datetime.datetime:
+    """When the version being confirmed was saved (the last submit or correction)."""
+    entered = (
+        DealVersion.objects.filter(deal=deal, action__in=[DealAction.SUBMIT, DealAction.CORRECT])
+        .order_by("-version")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    return entered or deal.updated_at
+
+
+def confirm_refusal(*, deal: Deal, by: Actor) -> RuleViolation | None:
+    """Why `by` may not confirm `deal`, or None: the one rule for the service and the page."""
+    if by.is_director:
+        return None
+    if by.seat is None:
+        # A confirmation says who at the table vouches for the deal.
+        return RuleViolation(
+            _("Pick your seat before you confirm a deal."), code="confirm_needs_seat"
+        )
+    if by.seat == deal.submitted_seat:
+        return RuleViolation(
+            _("Someone at another seat must confirm: this seat entered the deal."),
+            code="confirm_same_seat",
+        )
+    if by.device and by.device == deal.submitted_device:
+        return RuleViolation(
+            _("Confirm on another phone: this one entered the deal."),
+            code="confirm_same_device",
+        )
+    return None
+
+
+@locked_write
+def deal_void(*, deal: Deal, by: Actor, note: str, request_id: str) -> Deal:
+    """The director sets a deal aside: it keeps its history, leaves the scores, and its
+    number is entered again at the table. Refused when the rest of the table could then no
+    longer be scored (a later deal that depends on it), naming that deal."""
+    if not by.is_director:
+        raise RuleViolation(_("Only the director can void a deal."), code="void_not_director")
+    table = _locked_table(deal.table)
+    deals = list(Deal.objects.filter(table=table).order_by("number"))
+    deal = next(d for d in deals if d.pk == deal.pk)
+    if _replayed(deal, request_id) or deal.is_voided:
+        return deal
+    judge_change(
+        table.stage.event.variant, table.seats.count(), deal_scores(deals), number=deal.number
+    )
+    deal.status = DealStatus.VOIDED
+    deal.version += 1
+    deal.save(update_fields=["status", "version", "updated_at"])
+    _version_row(deal, DealAction.VOID, by, request_id, note=note[:200])
+    return deal
+
+
+# -- who sits where ----------------------------------------------------------------------------
+
+
+@locked_write
+def seat_claim(*, table: Table, position: int, device: str) -> SeatClaim:
+    """This phone speaks for seat `position`; it lets go of any other seat it held here.
+
+    Refused while another phone holds the seat: that phone lets go ("Not you? Change seat"),
+    or the director frees the seat.
+    """
+    table = _locked_table(table)
+    if not table.seats.filter(position=position).exists():
+        raise RuleViolation(_("Pick your seat from the list."), code="bad_seat", field="seat")
+    holder = SeatClaim.objects.filter(table=table, position=position).first()
+    if holder is not None and holder.device != device:
+        raise RuleViolation(
+            _(
+                "This seat is taken on another phone. If that phone is not this player's, "
+                "ask the director to free the seat."
+            ),
+            code="seat_taken",
+            field="seat",
+        )
+    if holder is not None:
+        return holder
+    SeatClaim.objects.filter(table=table, device=device).delete()
+    try:
+        return SeatClaim.objects.create(table=table, position=position, device=device)
+    except IntegrityError:  # pragma: no cover - the table lock makes this a race we never lose
+        raise RuleViolation(_("Pick your seat from the list."), code="bad_seat") from None
+
+
+def seat_release(*, table: Table, device: str | None = None, position: int | None = None) -> int:
+    """Let a seat go: the phone's own ("Not you?"), or, for the director, seat `position`."""
+    claims = SeatClaim.objects.filter(table=table)
+    if device is not None:
+        claims = claims.filter(device=device)
+    if position is not None:
+        claims = claims.filter(position=position)
+    deleted, _rows = claims.delete()
+    return deleted
+
+
+# -- the event's end ----------------------------------------------------------------------------
+
+
+def event_finish_refusal(*, event: Event) -> RuleViolation | None:
+    """Why the event cannot be finished yet, or None: the one rule for the service and the
+    manage page's button. Every table's game must be over, every deal confirmed, and no
+    table waiting for the director."""
+    if event.status == EventStatus.FINISHED:
+        return RuleViolation(_("This event is already finished."), code="event_finished")
+    sheets = event_sheets(event=event)
+    if not sheets:
+        return RuleViolation(_("No table has played yet."), code="event_not_started")
+    for sheet in sheets:
+        if sheet.problem is not None or not sheet.standing.finished or sheet.unconfirmed:
+            return RuleViolation(
+                _("Table %(number)d is still playing or has deals to confirm."),
+                code="tables_playing",
+                number=sheet.table.number,
+            )
+    return None
+
+
+@locked_write
+def event_finish(*, event: Event) -> Event:
+    """Close the event: its results stand and its tables' links stop taking scores."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    refusal = event_finish_refusal(event=event)
+    if refusal is not None:
+        raise refusal
+    Stage.objects.filter(event=event, status=StageStatus.CONFIRMED).update(
+        status=StageStatus.FINISHED
+    )
+    event.status = EventStatus.FINISHED
+    event.finished_at = timezone.now()
+    event.save(update_fields=["status", "finished_at"])
+    return event

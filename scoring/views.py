@@ -2,44 +2,110 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from core.ratelimit import rate_limit
 from rules import RuleViolation, score_deal
-from scoring.forms import entry_from_post, field_for, post_from_entry
-from scoring.history import entry_changes
+from scoring.forms import (
+    ConfirmForm,
+    DealMetaForm,
+    SeatForm,
+    VoidForm,
+    entry_from_post,
+    field_for,
+    post_from_entry,
+)
+from scoring.history import table_history_lines
 from scoring.i18n import contract_text, violation_text
-from scoring.models import Deal
-from scoring.selectors import deal_history, event_ranking, event_sheets, table_sheet
-from scoring.services import Actor, StaleDeal, deal_confirm, deal_record
-from tournaments.models import Event, Role, StageStatus, Table
+from scoring.models import Deal, SeatClaim
+from scoring.selectors import event_ranking, event_sheets, seat_claim_of, table_sheet
+from scoring.services import (
+    Actor,
+    StaleDeal,
+    TableClosed,
+    confirm_refusal,
+    deal_confirm,
+    deal_judge,
+    deal_record,
+    deal_void,
+    event_finish,
+    seat_claim,
+    seat_release,
+)
+from tournaments.models import Event, EventStatus, Role, StageStatus, Table
 from tournaments.permissions import get_club_for
 from tournaments.selectors import club_membership
 
 DEVICE_COOKIE = "lappu_device"
 
 
-def _table(key: str) -> Table:
-    # Only a seated (confirmed) stage takes scores; a draw preview may still change.
-    return get_object_or_404(
-        Table.objects.select_related("stage__event__club"),
-        entry_key=key,
-        stage__status=StageStatus.CONFIRMED,
+def table_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page of the table's private link: the key is the permission, nothing is cached, and
+    a link that no longer works (replaced, its stage redrawn, its event finished) answers
+    with a page that says so instead of a bare 404."""
+
+    @functools.wraps(view)
+    @never_cache
+    def wrapper(request: HttpRequest, key: str, **kwargs: Any) -> HttpResponse:
+        table = _open_table(key)
+        if table is None:
+            return _link_gone(request, key)
+        try:
+            response = view(request, table, **kwargs)
+        except TableClosed:
+            return _link_gone(request, key)
+        return _with_device(request, response)
+
+    return wrapper
+
+
+def _open_table(key: str) -> Table | None:
+    # Only a seated (confirmed) stage of an event still in play takes scores.
+    return (
+        Table.objects.select_related("stage__event__club")
+        .filter(entry_key=key, stage__status=StageStatus.CONFIRMED)
+        .exclude(stage__event__status=EventStatus.FINISHED)
+        .first()
     )
+
+
+def _link_gone(request: HttpRequest, key: str) -> HttpResponse:
+    table = Table.objects.select_related("stage__event__club").filter(entry_key=key).first()
+    event = table.stage.event if table else None
+    finished = event is not None and event.status == EventStatus.FINISHED
+    template = (
+        "scoring/_link_gone.html" if request.headers.get("HX-Request") else "scoring/link_gone.html"
+    )
+    response = render(request, template, {"event": event, "finished": finished}, status=404)
+    # A poll that meets a dead link replaces the whole page's live part with the notice.
+    response["HX-Retarget"] = "main"
+    response["HX-Reswap"] = "innerHTML"
+    return response
 
 
 def _device(request: HttpRequest) -> str:
     if not hasattr(request, "_lappu_device"):
         cookie = request.COOKIES.get(DEVICE_COOKIE, "")
-        request._lappu_device = cookie if 16 <= len(cookie) <= 64 else secrets.token_urlsafe(16)
+        valid = (
+            16 <= len(cookie) <= 64
+            and cookie.isascii()
+            and cookie.replace("-", "").replace("_", "").isalnum()
+        )
+        request._lappu_device = cookie if valid else secrets.token_urlsafe(16)
     return request._lappu_device
 
 
@@ -51,6 +117,7 @@ def _with_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
             max_age=2 * 365 * 24 * 3600,
             samesite="Lax",
             httponly=True,
+            secure=settings.DEVICE_COOKIE_SECURE,
         )
     return response
 
@@ -63,12 +130,16 @@ def _is_director(request: HttpRequest, table: Table) -> bool:
 
 
 def _actor(request: HttpRequest, table: Table) -> Actor:
-    return Actor(
-        device=_device(request),
-        seat=request.session.get(f"seat:{table.pk}"),
-        user=request.user,
-        is_director=_is_director(request, table),
-    )
+    if not hasattr(request, "_lappu_actor"):
+        claim = seat_claim_of(table=table, device=_device(request))
+        request._lappu_actor = Actor(
+            device=_device(request),
+            seat=claim.position if claim else None,
+            user=request.user,
+            is_director=_is_director(request, table),
+            claimed_at=claim.claimed_at if claim else None,
+        )
+    return request._lappu_actor
 
 
 def _entry_context(request: HttpRequest, table: Table, **extra: Any) -> dict[str, Any]:
@@ -82,6 +153,9 @@ def _entry_context(request: HttpRequest, table: Table, **extra: Any) -> dict[str
         "variant": sheet.variant,
         "actor": actor,
         "my_seat": next((s for s in sheet.seats if s.position == actor.seat), None),
+        "pending": [
+            (deal, confirm_refusal(deal=deal, by=actor) is None) for deal in sheet.unconfirmed
+        ],
         "number": number,
         "contract": contract_text(sheet.variant.contract(number).to_dict())
         if number and sheet.variant.is_contract_game and number <= len(sheet.variant.deals)
@@ -106,65 +180,62 @@ def _entry_context(request: HttpRequest, table: Table, **extra: Any) -> dict[str
     }
 
 
-def table_entry(request: HttpRequest, key: str) -> HttpResponse:
-    table = _table(key)
+@table_page
+def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
     context = _entry_context(request, table)
     if context["actor"].seat is None and not context["actor"].is_director:
-        return _with_device(request, render(request, "scoring/seat_pick.html", context))
-    return _with_device(request, render(request, "scoring/table_entry.html", context))
+        claimed = set(SeatClaim.objects.filter(table=table).values_list("position", flat=True))
+        return render(request, "scoring/seat_pick.html", {**context, "claimed": claimed})
+    return render(request, "scoring/table_entry.html", context)
 
 
-def table_live(request: HttpRequest, key: str) -> HttpResponse:
+@table_page
+@rate_limit(scope="table_live")
+def table_live(request: HttpRequest, table: Table) -> HttpResponse:
     """The table's totals and deals waiting for confirmation, polled by every phone."""
-    table = _table(key)
     return render(request, "scoring/_table_live.html", _entry_context(request, table))
 
 
 @require_POST
-def table_seat(request: HttpRequest, key: str) -> HttpResponse:
-    table = _table(key)
-    position = request.POST.get("seat", "")
-    if position == "":
-        # "Not you?": forget this phone's seat and ask again.
-        request.session.pop(f"seat:{table.pk}", None)
-        return redirect("table_entry", key=key)
-    if not (
-        position.isascii()
-        and position.isdigit()
-        and len(position) < 4
-        and table.seats.filter(position=int(position)).exists()
-    ):
+@table_page
+@rate_limit(scope="table_write")
+def table_seat(request: HttpRequest, table: Table) -> HttpResponse:
+    form = SeatForm(request.POST)
+    if not form.is_valid():
         messages.error(request, _("Pick your seat from the list."))
-        return redirect("table_entry", key=key)
-    request.session[f"seat:{table.pk}"] = int(position)
-    return _with_device(request, redirect("table_entry", key=key))
-
-
-def _judge(request: HttpRequest, table: Table, seats: int) -> tuple[dict[str, Any], Any, Any]:
-    """Read the posted entry and let the engine judge it: (entry, form, score or None)."""
-    variant = table.stage.event.variant
-    entry, form = entry_from_post(variant, seats, request.POST)
-    score = None
-    number = _posted_int(request, "number")
-    if not form.errors:
+    elif form.cleaned_data["seat"] is None:
+        # "Not you?": this phone lets its seat go and asks again.
+        seat_release(table=table, device=_device(request))
+    else:
         try:
-            score = score_deal(variant, number, entry)
+            seat_claim(table=table, position=form.cleaned_data["seat"], device=_device(request))
         except RuleViolation as error:
-            form.add_error(field_for(error.field), violation_text(error))
-    return entry, form, score
+            messages.error(request, violation_text(error))
+    return redirect("table_entry", key=table.entry_key)
 
 
-def _posted_int(request: HttpRequest, name: str) -> int:
-    raw = request.POST.get(name, "")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else 0
+def _posted_entry(request: HttpRequest, table: Table) -> tuple[dict[str, Any], Any, DealMetaForm]:
+    """The posted entry as the engine reads it, the entry form (with any field it could not
+    read), and the form saying which save this is."""
+    entry, form = entry_from_post(table.stage.event.variant, table.seats.count(), request.POST)
+    meta = DealMetaForm(request.POST)
+    meta.is_valid()
+    return entry, form, meta
 
 
 @require_POST
-def table_check(request: HttpRequest, key: str) -> HttpResponse:
+@table_page
+@rate_limit(scope="table_check")
+def table_check(request: HttpRequest, table: Table) -> HttpResponse:
     """Live check while typing (htmx): the engine's verdict and the points, nothing saved."""
-    table = _table(key)
     seats = list(table.seats.select_related("player").order_by("position"))
-    _entry, form, score = _judge(request, table, len(seats))
+    entry, form, meta = _posted_entry(request, table)
+    score = None
+    if not form.errors:
+        try:
+            score = deal_judge(table=table, number=meta.deal_number, entry=entry)
+        except RuleViolation as error:
+            form.add_error(field_for(error.field), violation_text(error))
     rows = (
         list(zip(seats, score.points, strict=True))
         if score and len(score.points) == len(seats)
@@ -180,14 +251,13 @@ def table_check(request: HttpRequest, key: str) -> HttpResponse:
 
 
 @require_POST
-def deal_save(request: HttpRequest, key: str, number: int) -> HttpResponse:
-    table = _table(key)
+@table_page
+@rate_limit(scope="table_write")
+def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     actor = _actor(request, table)
     if actor.seat is None and not actor.is_director:
-        return redirect("table_entry", key=key)
-    seats = table.seats.count()
-    entry, form, _score = _judge(request, table, seats)
-    expected = _posted_int(request, "expected_version")
+        return redirect("table_entry", key=table.entry_key)
+    entry, form, meta = _posted_entry(request, table)
     if not form.errors:
         try:
             deal_record(
@@ -195,8 +265,8 @@ def deal_save(request: HttpRequest, key: str, number: int) -> HttpResponse:
                 number=number,
                 entry=entry,
                 by=actor,
-                expected_version=expected,
-                request_id=request.POST.get("request_id", "")[:64] or uuid.uuid4().hex,
+                expected_version=meta.base_version,
+                request_id=meta.save_id,
             )
         except StaleDeal as stale:
             return _stale(request, table, stale, number)
@@ -209,18 +279,18 @@ def deal_save(request: HttpRequest, key: str, number: int) -> HttpResponse:
             number=number,
             data=form.data,
             errors=form.errors,
-            expected_version=expected,
+            expected_version=meta.base_version,
             # A correction that failed stays a correction on the page.
-            editing=Deal.objects.filter(table=table, number=number).first() if expected else None,
+            editing=Deal.objects.filter(table=table, number=number).first()
+            if meta.base_version
+            else None,
         )
-        return _with_device(
-            request, render(request, "scoring/table_entry.html", context, status=422)
-        )
+        return render(request, "scoring/table_entry.html", context, status=422)
     messages.success(
         request,
         _("Deal %(number)d saved. Someone at another seat confirms it.") % {"number": number},
     )
-    return _with_device(request, redirect("table_entry", key=key))
+    return redirect("table_entry", key=table.entry_key)
 
 
 def _stale(request: HttpRequest, table: Table, stale: StaleDeal, number: int) -> HttpResponse:
@@ -238,7 +308,7 @@ def _stale(request: HttpRequest, table: Table, stale: StaleDeal, number: int) ->
         if stale.confirming
         else _points_of(sheet, number, stale.attempted_entry),
     }
-    return _with_device(request, render(request, "scoring/stale.html", context, status=409))
+    return render(request, "scoring/stale.html", context, status=409)
 
 
 def _points_of(sheet: Any, number: int, entry: dict[str, Any]) -> list[tuple[Any, int]]:
@@ -250,8 +320,8 @@ def _points_of(sheet: Any, number: int, entry: dict[str, Any]) -> list[tuple[Any
     return list(zip(sheet.seats, points, strict=False))
 
 
-def deal_edit(request: HttpRequest, key: str, number: int) -> HttpResponse:
-    table = _table(key)
+@table_page
+def deal_edit(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     deal = get_object_or_404(Deal, table=table, number=number)
     variant = table.stage.event.variant
     context = _entry_context(
@@ -262,22 +332,26 @@ def deal_edit(request: HttpRequest, key: str, number: int) -> HttpResponse:
         expected_version=deal.version,
         editing=deal,
     )
-    return _with_device(request, render(request, "scoring/table_entry.html", context))
+    return render(request, "scoring/table_entry.html", context)
 
 
 @require_POST
-def deal_confirm_view(request: HttpRequest, key: str, number: int) -> HttpResponse:
-    table = _table(key)
+@table_page
+@rate_limit(scope="table_write")
+def deal_confirm_view(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     deal = get_object_or_404(Deal, table=table, number=number)
     actor = _actor(request, table)
     if actor.seat is None and not actor.is_director:
-        return redirect("table_entry", key=key)
+        return redirect("table_entry", key=table.entry_key)
+    form = ConfirmForm(request.POST)
+    form.is_valid()
     try:
         deal_confirm(
             deal=deal,
             by=actor,
-            expected_version=_posted_int(request, "expected_version"),
-            request_id=request.POST.get("request_id", "")[:64] or uuid.uuid4().hex,
+            expected_version=form.base_version,
+            request_id=form.save_id,
+            pin=form.cleaned_data.get("pin") or None,
         )
     except StaleDeal as stale:
         return _stale(request, table, stale, number)
@@ -285,11 +359,13 @@ def deal_confirm_view(request: HttpRequest, key: str, number: int) -> HttpRespon
         messages.error(request, violation_text(error))
     else:
         messages.success(request, _("Deal %(number)d confirmed.") % {"number": number})
-    return _with_device(request, redirect("table_entry", key=key))
+    return redirect("table_entry", key=table.entry_key)
 
 
 def table_qr(request: HttpRequest, key: str) -> HttpResponse:
-    table = _table(key)
+    table = _open_table(key)
+    if table is None:
+        raise Http404
     qr = segno.make(request.build_absolute_uri(table.get_entry_url()), error="m")
     response = HttpResponse(qr.svg_inline(scale=6, border=2), content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=300"
@@ -324,38 +400,83 @@ def _live_context(event: Event) -> dict[str, Any]:
     }
 
 
-def table_history(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
-    from django.contrib.auth.views import redirect_to_login
-
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
+def _director_table(request: HttpRequest, slug: str, event_id: int, table_id: int) -> Table:
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    table = get_object_or_404(
-        Table.objects.select_related("stage__event"),
+    return get_object_or_404(
+        Table.objects.select_related("stage__event__club"),
         pk=table_id,
         stage__event_id=event_id,
         stage__event__club=club,
     )
+
+
+@login_required
+def table_history(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
+    table = _director_table(request, slug, event_id, table_id)
     sheet = table_sheet(table=table)
-    names = [seat.player.name for seat in sheet.seats]
-    history = []
-    for number, versions in sorted(deal_history(table=table).items()):
-        lines = []
-        for previous, version in zip([None, *versions], versions, strict=False):
-            changes = entry_changes(previous.entry if previous else None, version.entry, names)
-            if previous is not None and previous.status != version.status:
-                changes.append(
-                    (_("status"), previous.get_status_display(), version.get_status_display())
-                )
-            seat_name = (
-                names[version.by_seat]
-                if version.by_seat is not None and version.by_seat < len(names)
-                else ""
-            )
-            lines.append((version, changes, seat_name))
-        history.append((number, lines))
-    return render(
-        request,
-        "scoring/table_history.html",
-        {"table": table, "sheet": sheet, "history": history, "event": table.stage.event},
-    )
+    context = {
+        "table": table,
+        "sheet": sheet,
+        "event": table.stage.event,
+        "history": table_history_lines(table=table, names=[s.player.name for s in sheet.seats]),
+        "claims": {c.position: c for c in SeatClaim.objects.filter(table=table)},
+        "request_id": uuid.uuid4().hex,
+    }
+    return render(request, "scoring/table_history.html", context)
+
+
+@login_required
+@require_POST
+def deal_void_view(
+    request: HttpRequest, slug: str, event_id: int, table_id: int, number: int
+) -> HttpResponse:
+    table = _director_table(request, slug, event_id, table_id)
+    deal = get_object_or_404(Deal, table=table, number=number)
+    form = VoidForm(request.POST)
+    form.is_valid()
+    try:
+        deal_void(
+            deal=deal,
+            by=Actor(device=_device(request), user=request.user, is_director=True),
+            note=form.cleaned_data.get("note", ""),
+            request_id=form.save_id,
+        )
+    except (RuleViolation, TableClosed) as error:
+        messages.error(request, _message_for(error))
+    else:
+        messages.success(
+            request,
+            _("Deal %(number)d is voided; the table enters it again.") % {"number": number},
+        )
+    return redirect("table_history", slug=slug, event_id=event_id, table_id=table_id)
+
+
+@login_required
+@require_POST
+def seat_free_view(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
+    table = _director_table(request, slug, event_id, table_id)
+    form = SeatForm(request.POST)
+    if form.is_valid() and form.cleaned_data["seat"] is not None:
+        seat_release(table=table, position=form.cleaned_data["seat"])
+        messages.success(request, _("The seat is free: the player picks it again on their phone."))
+    return redirect("table_history", slug=slug, event_id=event_id, table_id=table_id)
+
+
+def _message_for(error: Exception) -> str:
+    if isinstance(error, RuleViolation):
+        return violation_text(error)
+    return _("This table no longer takes scores.")
+
+
+@login_required
+@require_POST
+def event_finish_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
+    event = get_object_or_404(Event, pk=event_id, club=club)
+    try:
+        event_finish(event=event)
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+    else:
+        messages.success(request, _("The event is finished; its tables' links are closed."))
+    return redirect("event_manage", slug=slug, event_id=event_id)

@@ -13,7 +13,8 @@ from django.views.decorators.http import require_POST
 from rules import RuleViolation, describe_options
 from scoring.i18n import violation_text
 from scoring.models import Deal
-from scoring.selectors import event_sheets
+from scoring.selectors import event_sheets, flagged_confirmations
+from scoring.services import event_finish_refusal
 from tournaments.forms import EventForm, GuestForm
 from tournaments.models import (
     Event,
@@ -63,6 +64,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
                 variant_id=data["variant_id"],
                 options=options,
                 preferred_table_size=data["preferred_table_size"],
+                confirm_needs_pin=data["confirm_needs_pin"],
             )
         except RuleViolation as error:
             form.add_error(None, violation_text(error))
@@ -91,6 +93,8 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
         "stage": stage,
         "preview_tables": tables if stage and stage.status == StageStatus.PREVIEW else [],
         "sheets": event_sheets(event=event),
+        "finish_refusal": event_finish_refusal(event=event),
+        "flagged": flagged_confirmations(event=event),
         "checked_in": event.registrations.filter(status=RegistrationStatus.CHECKED_IN).count(),
         # A draw may be redone (say, for a late arrival) until the first score exists.
         "can_draw": stage is None or not Deal.objects.filter(table__stage=stage).exists(),

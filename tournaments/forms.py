@@ -37,6 +37,13 @@ class EventForm(forms.Form):
             "Contract games: the player who went out enters the melds, checked against the contract."
         ),
     )
+    confirm_needs_pin = forms.BooleanField(
+        label=_("Confirmations need the player's PIN"),
+        required=False,
+        help_text=_(
+            "Each player gets a short PIN on the seating list; confirming a deal asks for it."
+        ),
+    )
 
 
 class GuestForm(forms.Form):

@@ -4,7 +4,8 @@ from typing import Any
 
 from django import template
 
-from scoring.i18n import contract_text
+from rules import RuleViolation
+from scoring.i18n import contract_text, violation_text
 
 register = template.Library()
 
@@ -37,3 +38,9 @@ def make_list_words(value: str) -> list[str]:
 def suit_pairs(items: list[str]) -> list[tuple[str, str]]:
     """["S:♠", …] → [("S", "♠"), …] for the suit buttons."""
     return [tuple(item.split(":", 1)) for item in items]  # type: ignore[misc]
+
+
+@register.filter
+def violation(error: RuleViolation | None) -> str:
+    """An engine error in the reader's language: `{{ sheet.problem.reason|violation }}`."""
+    return violation_text(error) if error is not None else ""

@@ -61,9 +61,11 @@ def table_key(request, django_db_setup, django_db_blocker):
 def test_entry_endpoints_never_fail_with_a_server_error(table_key, data, number):
     client = Client(raise_request_exception=True)
     client.post(reverse("table_seat", args=[table_key]), {"seat": "0"})
+    # A NUL byte anywhere is refused whole (400) before any view reads it.
+    nul = any("\x00" in key + value for key, value in data.items())
     check = client.post(reverse("table_check", args=[table_key]), data)
-    assert check.status_code == 200
+    assert check.status_code == (400 if nul else 200)
     save = client.post(reverse("deal_save", args=[table_key, number]), data)
-    assert save.status_code in {200, 302, 409, 422}
+    assert save.status_code in ({400} if nul else {200, 302, 409, 422})
     confirm = client.post(reverse("deal_confirm", args=[table_key, max(number, 1)]), data)
-    assert confirm.status_code in {302, 404, 409}
+    assert confirm.status_code in ({400} if nul else {302, 404, 409})

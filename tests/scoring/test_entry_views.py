@@ -46,8 +46,11 @@ def test_unknown_or_revoked_key_is_404(client, table):
 
     old = table.entry_key
     table_key_revoke(table=table)
-    assert client.get(reverse("table_entry", args=[old])).status_code == 404
-    assert client.get(reverse("table_entry", args=["nope"])).status_code == 404
+    gone = client.get(reverse("table_entry", args=[old]))
+    assert gone.status_code == 404
+    assert "This link no longer works" in gone.content.decode()
+    assert "Ask the director for the new link" in gone.content.decode()
+    assert client.get("/t/nope/").status_code == 404
 
 
 def test_submit_then_confirm_from_another_phone(table):
