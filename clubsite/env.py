@@ -71,7 +71,19 @@ def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict[str, Any
             raise ImproperlyConfigured(
                 f"{name}={url!r} names no SQLite file (sqlite:///path/db.sqlite3)."
             )
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": path}
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": path,
+            # A club night on the default install is forty phones saving at once: wait for
+            # the write lock (busy timeout) instead of failing, take it when a transaction
+            # begins (no deadlock between two readers upgrading), and let readers read
+            # while one writes (WAL).
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
     if scheme not in {"postgres", "postgresql", "pgsql"}:
         raise ImproperlyConfigured(
             f"{name}={url!r}: unsupported scheme {parts.scheme!r}; "
