@@ -1,18 +1,22 @@
 from __future__ import annotations
 
-from celery.result import AsyncResult
+import re
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
-from django_tables2 import RequestConfig
+from django.views.decorators.http import require_http_methods, require_POST
 
+from core.paging import paginate_table
+from core.redirects import local_path
+from core.tasks import QueueUnavailable, TaskStatus, task_may_retry, task_run_retry, task_run_status
 from tournaments.forms import LanguageForm
 from tournaments.models import Role
 from tournaments.permissions import get_club_for
@@ -21,10 +25,13 @@ from tournaments.services import club_stats_request, profile_language_set
 from tournaments.tables import MemberTable
 
 
-def _safe_next(request: HttpRequest, url: str | None, fallback: str) -> str:
-    if url and url_has_allowed_host_and_scheme(url, {request.get_host()}, request.is_secure()):
-        return url
-    return fallback
+def _next(value: str | None) -> str:
+    """Where to send the person afterwards: a path on this site, else home."""
+    return local_path(value, fallback=reverse("home"))
+
+
+def _task_page(task_id: str, next_url: str) -> str:
+    return f"{reverse('task_status', args=[task_id])}?{urlencode({'next': next_url})}"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -54,8 +61,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def club_member_list(request: HttpRequest, slug: str) -> HttpResponse:
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.MEMBER)
-    table = MemberTable(club_members(club=club))
-    RequestConfig(request, paginate={"per_page": 25}).configure(table)
+    table = paginate_table(request, MemberTable(club_members(club=club)))
     return render(
         request,
         "tournaments/club_members.html",
@@ -67,21 +73,36 @@ def club_member_list(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def club_stats_refresh(request: HttpRequest, slug: str) -> HttpResponse:
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    task_id = club_stats_request(club=club)
-    return redirect(f"{reverse('task_status', args=[task_id])}?next={club.get_absolute_url()}")
+    try:
+        task_id = club_stats_request(club=club)
+    except QueueUnavailable as error:
+        messages.error(request, error.message)
+        return redirect(club.get_absolute_url())
+    return redirect(_task_page(task_id, club.get_absolute_url()))
 
 
+TASK_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _task_status_or_404(task_id: str) -> TaskStatus:
+    # Only ids the site hands out (Celery's uuids) are looked up; nobody queued any other.
+    status = task_run_status(task_id=task_id) if TASK_ID.fullmatch(task_id) else None
+    if status is None:
+        raise Http404(_("No such job."))
+    return status
+
+
+@require_http_methods(["GET", "POST"])
 def task_status(request: HttpRequest, task_id: str) -> HttpResponse:
-    """A slow job's progress; the page polls itself (htmx) until the job ends."""
-    result = AsyncResult(task_id)
-    info = result.info if isinstance(result.info, dict) else {}
+    """A slow job's progress; the page polls itself (htmx) until the job ends. POST: retry."""
+    status = _task_status_or_404(task_id)
+    if request.method == "POST":
+        return _task_retry(request, status)
     context = {
         "task_id": task_id,
-        "state": result.state,
-        "done": result.state == "SUCCESS",
-        "failed": result.state in {"FAILURE", "REVOKED"},
-        "progress": info,
-        "next": _safe_next(request, request.GET.get("next"), reverse("home")),
+        "status": status,
+        "can_retry": task_may_retry(status=status, user=request.user),
+        "next": _next(request.GET.get("next")),
     }
     template = (
         "tournaments/_task_progress.html"
@@ -91,18 +112,30 @@ def task_status(request: HttpRequest, task_id: str) -> HttpResponse:
     return render(request, template, context)
 
 
+def _task_retry(request: HttpRequest, status: TaskStatus) -> HttpResponse:
+    next_url = _next(request.POST.get("next"))
+    if not task_may_retry(status=status, user=request.user):
+        raise PermissionDenied
+    try:
+        task_id = task_run_retry(run=status.run)
+    except QueueUnavailable as error:
+        messages.error(request, error.message)
+        return redirect(_task_page(status.run.task_id, next_url))
+    return redirect(_task_page(task_id, next_url))
+
+
 @require_POST
 def language_set(request: HttpRequest) -> HttpResponseRedirect:
     form = LanguageForm(request.POST)
-    next_url = _safe_next(request, request.POST.get("next"), reverse("home"))
+    # Not redirect(): given a bare word it would try to reverse it as a view name.
+    response = HttpResponseRedirect(_next(request.POST.get("next")))
     if not form.is_valid():
         messages.error(request, _("Pick one of the offered languages."))
-        return redirect(next_url)
+        return response
     language = form.cleaned_data["language"]
     if request.user.is_authenticated:
         profile_language_set(user=request.user, language=language)
     translation.activate(language)
-    response = redirect(next_url)
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME, language, max_age=365 * 24 * 3600, samesite="Lax"
     )
