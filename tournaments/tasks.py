@@ -1,18 +1,43 @@
 from __future__ import annotations
 
-from celery import shared_task
-from django.db import OperationalError
+from collections.abc import Sequence
+from typing import Any
 
+from celery import shared_task
+from django.core.exceptions import PermissionDenied
+from django.db import OperationalError
+from django.http import Http404
+
+from core.tasks import TrackedTask
+from tournaments.models import Club, Role
+from tournaments.permissions import get_club_for
 from tournaments.services import club_stats_refresh
 
 
+class ClubDirectorTask(TrackedTask):
+    """A job about one club, its id the first argument: whoever may direct the club (and so
+    start the job) may retry it."""
+
+    def may_retry(self, user: Any, args: Sequence[Any]) -> bool:
+        slug = Club.objects.filter(pk=args[0] if args else None).values_list("slug", flat=True)
+        if not slug:
+            return False
+        try:
+            get_club_for(slug=slug[0], user=user, role=Role.DIRECTOR)
+        except (PermissionDenied, Http404):
+            return False
+        return True
+
+
 @shared_task(
+    base=ClubDirectorTask,
     bind=True,
     autoretry_for=(OperationalError,),
     retry_backoff=True,
     max_retries=5,
 )
-def club_stats_refresh_task(self, club_id: int) -> dict[str, int]:
-    self.update_state(state="PROGRESS", meta={"done": 0, "total": 1})
+def club_stats_refresh_task(self: ClubDirectorTask, club_id: int) -> dict[str, int]:
+    self.progress(0, 1)
     count = club_stats_refresh(club_id=club_id)
+    self.progress(1, 1)
     return {"club_id": club_id, "member_count": count}
