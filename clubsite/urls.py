@@ -10,3 +10,9 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("tournaments.urls")),
 ]
+
+# The site's own error pages (translated, phone-sized); used only when DEBUG is off.
+handler400 = "core.views.bad_request"
+handler403 = "core.views.permission_denied"
+handler404 = "core.views.page_not_found"
+handler500 = "core.views.server_error"

@@ -34,6 +34,19 @@ def _celery_inline(request: pytest.FixtureRequest) -> None:
     app.conf.task_always_eager = "celery_worker" not in request.keywords
 
 
+@pytest.fixture(autouse=True)
+def _rate_limits_off_unless_asked(request: pytest.FixtureRequest, settings) -> None:
+    """Tests post far faster than people: the limits are off unless a test is about them
+    (marked `rate_limited`), and then each starts with empty counters."""
+    if "rate_limited" in request.keywords:
+        from django.core.cache import cache
+
+        cache.clear()
+        settings.RATE_LIMIT_ENABLED = True
+    else:
+        settings.RATE_LIMIT_ENABLED = False
+
+
 @pytest.fixture
 def club(db):
     return ClubFactory()

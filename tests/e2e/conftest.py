@@ -19,7 +19,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def browser():
+def _chromium():
     if not CHROMIUM.exists():
         message = f"browser tests need {CHROMIUM}: apt-get install -y chromium"
         if CI:
@@ -44,14 +44,81 @@ def browser():
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
+class PageProblems:
+    """What the pages of one test said on their consoles, and what they threw.
+
+    A page that breaks the Content-Security-Policy still mostly works (the refused inline
+    script just does nothing), so nothing else in a test would notice: the console does.
+    """
+
+    def __init__(self) -> None:
+        self.console: list[str] = []  # every console line, for the failure message
+        self.problems: list[str] = []  # CSP violations and uncaught errors: each fails the test
+
+    def watch(self, page) -> None:
+        page.on("console", lambda message: self._console(page, message))
+        page.on(
+            "pageerror", lambda error: self.problems.append(f"page error on {page.url}: {error}")
+        )
+
+    def _console(self, page, message) -> None:
+        line = f"console {message.type} on {page.url}: {message.text}"
+        self.console.append(line)
+        if "Content Security Policy" in message.text:
+            self.problems.append(line)
+
+    def check(self) -> None:
+        problems, self.problems = self.problems, []
+        if problems:
+            pytest.fail(
+                "the browser reported problems:\n  "
+                + "\n  ".join(problems)
+                + "\nits console:\n  "
+                + "\n  ".join(self.console),
+                pytrace=False,
+            )
+
+
+class WatchedBrowser:
+    """The session's browser, whose every new page reports to this test's PageProblems."""
+
+    def __init__(self, browser, problems: PageProblems) -> None:
+        self._browser = browser
+        self.problems = problems
+
+    def new_context(self, **kwargs):
+        context = self._browser.new_context(**kwargs)
+        context.on("page", self.problems.watch)
+        return context
+
+    def new_page(self, **kwargs):
+        page = self._browser.new_page(**kwargs)
+        self.problems.watch(page)
+        return page
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
+
+
+@pytest.fixture
+def browser(_chromium):
+    """The browser, for a test that opens its own pages: any of them that breaks the CSP or
+    throws fails the test when it ends."""
+    problems = PageProblems()
+    yield WatchedBrowser(_chromium, problems)
+    problems.check()
+
+
 @pytest.fixture
 def phone(browser):
-    """A phone-sized page: the site's first screen is a phone at a card table."""
+    """A phone-sized page: the site's first screen is a phone at a card table. A CSP
+    violation or an uncaught script error on it fails the test (at this fixture's teardown)."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
     page = context.new_page()
     page.set_default_timeout(15_000)
     yield page
     context.close()
+    browser.problems.check()
 
 
 def sign_in(page, base_url: str, username: str, password: str) -> None:
@@ -59,3 +126,14 @@ def sign_in(page, base_url: str, username: str, password: str) -> None:
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.click("button[type=submit]")
+
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+
+
+def shoot(page, name: str) -> Path:
+    """Save what the page shows under tests/artifacts/ (ignored by git) for a person to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

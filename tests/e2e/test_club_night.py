@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import shoot, sign_in
 from tests.factories import ClubFactory, MembershipFactory
 from tournaments.models import Player, Role
 from tournaments.services import event_create, registration_add
@@ -71,4 +71,4 @@ def test_a_club_night_from_draw_to_public_totals(live_server, browser):
     expect(ranking).to_contain_text("15")  # 7 + Q
     expect(ranking.locator(".unconfirmed")).to_have_count(0)
     assert re.search(r"Deal|Deals", public.content())
-    public.screenshot(path="/tmp/lappu-public.png", full_page=True)
+    shoot(public, "club-night-public")

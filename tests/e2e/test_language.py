@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from tests.e2e.conftest import sign_in
+from tests.e2e.conftest import shoot, sign_in
 from tournaments.demo import demo_load
 
 
@@ -18,4 +18,4 @@ def test_director_switches_to_finnish_and_sees_the_club_translated(live_server, 
     assert phone.url.endswith(club.get_absolute_url())
     assert phone.get_by_role("button", name="Laske jäsenet uudelleen").is_visible()
     assert phone.get_by_role("link", name="Näytä jäsenet").is_visible()
-    phone.screenshot(path="/tmp/lappu-club-fi.png")
+    shoot(phone, "club-page-fi")

@@ -1,0 +1,87 @@
+"""The site's error pages (400, 403, 404, 500) and the rate limit's 429.
+
+Each page is tried first in the site's layout with the request's context (navigation,
+language switch); if that fails (the database is down, a context processor raises) the same
+page is shown in `_error_base.html`, which needs no context at all. The 500 page never tries
+the request's context: whatever broke the request may break it again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template import loader
+from django.utils.cache import add_never_cache_headers
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import requires_csrf_token
+
+logger = logging.getLogger(__name__)
+
+SITE_LAYOUT = "base.html"
+BARE_LAYOUT = "_error_base.html"
+# The last resort, when not even a template can be rendered.
+_PLAIN = '<!doctype html><html><head><meta charset="utf-8"><title>{title}</title></head><body><h1>{title}</h1></body></html>'
+
+
+@requires_csrf_token
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return error_page(request, "400.html", status=400)
+
+
+@requires_csrf_token
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return error_page(request, "403.html", status=403)
+
+
+@requires_csrf_token
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    # The exception's text is for developers (it names models and queries): never shown.
+    return error_page(request, "404.html", status=404)
+
+
+@requires_csrf_token
+def server_error(request: HttpRequest) -> HttpResponse:
+    try:
+        body = loader.get_template("500.html").render()
+    except Exception:
+        logger.exception("The 500 page itself could not be rendered")
+        body = _PLAIN.format(title="Server error (500)")
+    return HttpResponse(body, status=500)
+
+
+def too_many_requests(request: HttpRequest, *, retry_after: int, scope: str) -> HttpResponse:
+    """429 with Retry-After: the page, or for htmx (the live check) a line where the answer
+    would have gone; static/js/site.js lets htmx swap it in."""
+    if request.headers.get("HX-Request"):
+        response = HttpResponse(
+            format_html(
+                '<div class="check bad slow-down" role="status">{}</div>',
+                _("Too fast for the site: wait a moment, then carry on."),
+            ),
+            status=429,
+        )
+    else:
+        response = error_page(request, "429.html", status=429, context={"scope": scope})
+    response["Retry-After"] = str(retry_after)
+    add_never_cache_headers(response)
+    return response
+
+
+def error_page(
+    request: HttpRequest, template_name: str, *, status: int, context: dict[str, Any] | None = None
+) -> HttpResponse:
+    context = context or {}
+    try:
+        return render(request, template_name, {**context, "layout": SITE_LAYOUT}, status=status)
+    except Exception:
+        logger.exception("The %s page failed in the site's layout; showing it bare", status)
+    try:
+        body = loader.get_template(template_name).render({**context, "layout": BARE_LAYOUT})
+    except Exception:
+        logger.exception("The %s page could not be rendered at all", status)
+        body = _PLAIN.format(title=status)
+    return HttpResponse(body, status=status)
