@@ -1,23 +1,87 @@
 from __future__ import annotations
 
-from django.contrib import admin
+from collections import defaultdict
+from typing import Any
 
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import QuerySet
+from django.forms.models import BaseInlineFormSet
+from django.http import HttpRequest
+from django.utils.translation import gettext
+
+from rules import RuleViolation
 from tournaments.models import (
     Club,
     Event,
     Membership,
+    MembershipChange,
     Player,
     Profile,
     Registration,
+    Role,
     Season,
     Seat,
     Stage,
     Table,
 )
+from tournaments.services import (
+    membership_add,
+    membership_owner_refusal,
+    membership_remove,
+    membership_role_set,
+)
+
+# Memberships change here through the membership services, so every add, role change and
+# removal made in the admin is kept in the club's role history with the admin who made it.
+
+
+def _refusal_text(refusal: RuleViolation) -> str:
+    return gettext(refusal.template) % refusal.params
+
+
+def _saved_as(obj: Membership, saved: Membership) -> None:
+    """Make the admin's unsaved copy stand for the row the service created."""
+    obj.pk, obj.joined_at = saved.pk, saved.joined_at
+    obj._state.adding, obj._state.db = False, saved._state.db
+
+
+class MembershipInlineForm(forms.ModelForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and "user" in self.fields:
+            # A membership is one person in one club: to swap people, remove one, add another.
+            self.fields["user"].disabled = True
+
+
+class MembershipInlineFormSet(BaseInlineFormSet):
+    def clean(self) -> None:
+        super().clean()
+        if any(self.errors) or self.instance.pk is None:
+            return
+        losing: set[int] = set()
+        gaining = 0
+        for form in self.forms:
+            if not hasattr(form, "cleaned_data") or not (form.instance.pk or form.has_changed()):
+                continue  # an untouched empty row
+            deleted = self.can_delete and self._should_delete_form(form)
+            was_owner = bool(form.instance.pk) and form.initial.get("role") == Role.OWNER
+            is_owner = not deleted and form.cleaned_data.get("role") == Role.OWNER
+            if was_owner and not is_owner:
+                losing.add(form.instance.pk)
+            elif is_owner and not was_owner:
+                gaining += 1
+        refusal = membership_owner_refusal(club_id=self.instance.pk, losing=losing, gaining=gaining)
+        if refusal is not None:
+            raise ValidationError(_refusal_text(refusal))
 
 
 class MembershipInline(admin.TabularInline):
     model = Membership
+    form = MembershipInlineForm
+    formset = MembershipInlineFormSet
     extra = 1
     autocomplete_fields = ["user"]
 
@@ -30,13 +94,112 @@ class ClubAdmin(admin.ModelAdmin):
     readonly_fields = ["member_count", "stats_refreshed_at", "created_at"]
     inlines = [MembershipInline]
 
+    def save_formset(
+        self, request: HttpRequest, form: forms.ModelForm, formset: Any, change: bool
+    ) -> None:
+        if formset.model is not Membership:
+            super().save_formset(request, form, formset, change)
+            return
+        formset.save(commit=False)  # fills new_objects, changed_objects, deleted_objects
+        with transaction.atomic():
+            for obj in formset.new_objects:
+                saved = membership_add(
+                    club=form.instance, user=obj.user, role=obj.role, by=request.user
+                )
+                _saved_as(obj, saved)
+            # New owners first, so handing ownership over in one save never passes through a
+            # club with no owner.
+            changed = sorted(formset.changed_objects, key=lambda pair: pair[0].role != Role.OWNER)
+            for obj, _fields in changed:
+                membership_role_set(membership=obj, role=obj.role, by=request.user)
+            for obj in formset.deleted_objects:
+                membership_remove(membership=obj, by=request.user)
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        # The role history is read-only while its club exists; a deleted club takes it along.
+        perms_needed.discard(MembershipChange._meta.verbose_name)
+        return deleted, counts, perms_needed, protected
+
+
+class MembershipAdminForm(forms.ModelForm):
+    class Meta:
+        model = Membership
+        fields = ["club", "user", "role"]
+
+    def clean_role(self) -> str:
+        role = self.cleaned_data["role"]
+        # self.instance still holds the stored role here: the form copies its values in later.
+        if self.instance.pk and self.instance.role == Role.OWNER and role != Role.OWNER:
+            refusal = membership_owner_refusal(
+                club_id=self.instance.club_id, losing={self.instance.pk}
+            )
+            if refusal is not None:
+                raise ValidationError(_refusal_text(refusal))
+        return role
+
 
 @admin.register(Membership)
 class MembershipAdmin(admin.ModelAdmin):
+    form = MembershipAdminForm
     list_display = ["user", "club", "role", "joined_at"]
     list_filter = ["role", "club"]
     search_fields = ["user__username", "user__first_name", "user__last_name", "club__name"]
     autocomplete_fields = ["user", "club"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Membership | None = None) -> Any:
+        # A membership is one person in one club: to swap people, remove one, add another.
+        return ["club", "user", "joined_at"] if obj is not None else ["joined_at"]
+
+    def save_model(
+        self, request: HttpRequest, obj: Membership, form: forms.ModelForm, change: bool
+    ) -> None:
+        if change:
+            membership_role_set(membership=obj, role=obj.role, by=request.user)
+        else:
+            saved = membership_add(club=obj.club, user=obj.user, role=obj.role, by=request.user)
+            _saved_as(obj, saved)
+
+    def delete_model(self, request: HttpRequest, obj: Membership) -> None:
+        membership_remove(membership=obj, by=request.user)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Membership]) -> None:
+        with transaction.atomic():
+            for membership in queryset.select_related("user"):
+                membership_remove(membership=membership, by=request.user)
+
+    def get_deleted_objects(self, objs: Any, request: HttpRequest) -> Any:
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        # Refused on the confirmation page, single or bulk: removing every owner of a club.
+        losing: dict[int, set[int]] = defaultdict(set)
+        for membership in objs:
+            losing[membership.club_id].add(membership.pk)
+        for club_id, ids in losing.items():
+            refusal = membership_owner_refusal(club_id=club_id, losing=ids)
+            if refusal is not None:
+                protected = [*protected, _refusal_text(refusal)]
+                break
+        return deleted, counts, perms_needed, protected
+
+
+@admin.register(MembershipChange)
+class MembershipChangeAdmin(admin.ModelAdmin):
+    """The role history: to read, never to edit."""
+
+    list_display = ["changed_at", "club", "user", "old_role", "new_role", "changed_by"]
+    list_filter = ["club", "new_role", "old_role"]
+    list_select_related = ["club", "user", "changed_by"]
+    search_fields = ["user__username", "changed_by__username", "club__name"]
+    date_hierarchy = "changed_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Profile)

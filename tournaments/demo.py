@@ -3,24 +3,29 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from tournaments.models import Club, Membership, Role
-from tournaments.services import club_stats_refresh
+from tournaments.services import club_stats_refresh, membership_add
 
-DEMO_USERS = [
-    # (username, full name, role, site admin)
-    ("director", "Dora Director", Role.DIRECTOR, True),
+DEMO_USERS: list[tuple[str, str, Role | None, bool]] = [
+    # (username, full name, role in the demo club, site admin)
+    ("director", "Dora Director", Role.DIRECTOR, False),
     ("scorer", "Sami Scorer", Role.SCORER, False),
     ("member", "Mari Member", Role.MEMBER, False),
+    # The site admin is an account of its own, in no club, so what the director sees is
+    # exactly what a director may do.
+    ("admin", "Aada Admin", None, True),
 ]
 DEMO_CLUB_SLUG = "demo"
 
 
 @transaction.atomic
 def demo_load() -> Club:
-    """Create or refresh the demo club. Re-running it changes nothing that is already right."""
-    user_model = get_user_model()
+    """Create or refresh the demo club. Re-running it changes nothing that is already right:
+    it puts back what is missing, and takes site-admin powers from any demo account that
+    should not have them (an older demo made the director a superuser)."""
     club, _created = Club.objects.update_or_create(
         slug=DEMO_CLUB_SLUG,
         defaults={
@@ -30,19 +35,28 @@ def demo_load() -> Club:
         },
     )
     for username, full_name, role, is_admin in DEMO_USERS:
-        first, last = full_name.split(" ", 1)
-        user, created = user_model.objects.get_or_create(
-            username=username, defaults={"first_name": first, "last_name": last}
-        )
-        if created:
-            # Demo only: each demo account's password is its own name, as README says.
-            user.set_password(username)
-        user.is_staff = user.is_superuser = is_admin
-        user.save()
-        Membership.objects.update_or_create(club=club, user=user, defaults={"role": role})
+        user = _demo_user(username, full_name, is_admin=is_admin)
+        # A role a visitor changed is left alone: forcing it back could leave the club
+        # without its only owner.
+        if role is not None and not Membership.objects.filter(club=club, user=user).exists():
+            membership_add(club=club, user=user, role=role, by=None)
     club_stats_refresh(club_id=club.pk)
     demo_nights(club)
     return club
+
+
+def _demo_user(username: str, full_name: str, *, is_admin: bool) -> AbstractBaseUser:
+    first, last = full_name.split(" ", 1)
+    user, created = get_user_model().objects.get_or_create(
+        username=username, defaults={"first_name": first, "last_name": last}
+    )
+    if created:
+        # Demo only: each demo account's password is its own name, as README says.
+        user.set_password(username)
+    if created or (user.is_staff, user.is_superuser) != (is_admin, is_admin):
+        user.is_staff = user.is_superuser = is_admin
+        user.save()
+    return user
 
 
 DEMO_PLAYERS = [

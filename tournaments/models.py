@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -72,6 +74,55 @@ class Membership(models.Model):
 
     def has_role(self, role: Role) -> bool:
         return ROLE_RANK[Role(self.role)] >= ROLE_RANK[role]
+
+
+class MembershipChange(models.Model):
+    """One membership added, its role changed, or removed: who, when, old role, new role.
+
+    Written by the membership services (tournaments.services), and by signals for changes
+    made around them, with no `changed_by`. History: never updated, never deleted (a
+    deleted account leaves its rows with no user; a deleted club takes its history along).
+    """
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="membership_changes", verbose_name=_("club")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="membership_changes",
+        verbose_name=_("member"),
+    )
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="membership_changes_made",
+        verbose_name=_("changed by"),
+    )
+    changed_at = models.DateTimeField(_("when"), auto_now_add=True)
+    # Blank old role: the membership was added; blank new role: it was removed.
+    old_role = models.CharField(_("old role"), max_length=16, choices=Role.choices, blank=True)
+    new_role = models.CharField(_("new role"), max_length=16, choices=Role.choices, blank=True)
+
+    class Meta:
+        ordering = ["-changed_at", "-pk"]
+        verbose_name = _("membership change")
+        verbose_name_plural = _("membership changes")
+        indexes = [models.Index(fields=["club", "-changed_at"], name="membership_change_club")]
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.club}: {self.old_role or '-'} → {self.new_role or '-'}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self._state.adding:
+            raise RuntimeError("a membership change is history: it is never updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise RuntimeError("a membership change is history: it is never deleted")
 
 
 class Profile(models.Model):
@@ -170,9 +221,17 @@ class Event(models.Model):
     # package's defaults never rewrites this event's results.
     variant_options = models.JSONField(_("rules"), default=dict)
     preferred_table_size = models.PositiveSmallIntegerField(_("preferred table size"), default=4)
+    confirm_needs_pin = models.BooleanField(
+        _("confirmations need the player's PIN"),
+        default=False,
+        help_text=_(
+            "Each player gets a short PIN on the seating list; confirming a deal asks for it."
+        ),
+    )
     status = models.CharField(
         _("status"), max_length=16, choices=EventStatus.choices, default=EventStatus.REGISTRATION
     )
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -260,9 +319,11 @@ class Stage(models.Model):
 
 
 def new_entry_key() -> str:
-    import secrets
-
     return secrets.token_urlsafe(16)
+
+
+def new_seat_pin() -> str:
+    return f"{secrets.randbelow(10_000):04d}"
 
 
 class Table(models.Model):
@@ -297,6 +358,8 @@ class Seat(models.Model):
     )
     position = models.PositiveSmallIntegerField(_("seat"))
     is_first_dealer = models.BooleanField(_("deals first"), default=False)
+    # Printed on the seating list; asked for on a confirmation when the event wants it.
+    pin = models.CharField(_("PIN"), max_length=4, default=new_seat_pin)
 
     class Meta:
         ordering = ["table", "position"]

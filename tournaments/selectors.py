@@ -9,6 +9,7 @@ from tournaments.models import (
     Club,
     Event,
     Membership,
+    MembershipChange,
     Player,
     Profile,
     Registration,
@@ -64,3 +65,15 @@ def registerable_players(*, event: Event) -> QuerySet[Player]:
 
 def club_events(*, club: Club) -> QuerySet[Event]:
     return club.events.order_by("-date", "name")
+
+
+# (This section's import stays with it while others edit the top of the file.)
+
+
+def club_role_history(*, club: Club) -> QuerySet[MembershipChange]:
+    """Every membership added, re-roled or removed in the club, newest first."""
+    return (
+        MembershipChange.objects.filter(club=club)
+        .select_related("user", "changed_by")
+        .order_by("-changed_at", "-pk")
+    )

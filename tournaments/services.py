@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import datetime
 import secrets
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from core.db import locked_write
 from rules import RuleViolation, get_variant
 from rules.i18n import _
 from tournaments.draw import TableBounds, draw_tables
@@ -17,10 +21,13 @@ from tournaments.models import (
     Club,
     Event,
     EventStatus,
+    Membership,
+    MembershipChange,
     Player,
     Profile,
     Registration,
     RegistrationStatus,
+    Role,
     Season,
     Seat,
     Stage,
@@ -49,16 +56,14 @@ def club_stats_refresh(*, club_id: int) -> int:
 
 
 def club_stats_request(*, club: Club) -> str:
-    """Queue a recount once the current transaction commits; return the task id to poll."""
-    from celery import uuid
+    """Queue a recount once the current transaction commits; return the task id to poll.
 
+    Raises core.tasks.QueueUnavailable, outside a transaction, when the queue is down.
+    """
+    from core.tasks import enqueue_on_commit
     from tournaments.tasks import club_stats_refresh_task
 
-    task_id = uuid()
-    transaction.on_commit(
-        lambda: club_stats_refresh_task.apply_async(args=[club.pk], task_id=task_id)
-    )
-    return task_id
+    return enqueue_on_commit(club_stats_refresh_task, club.pk)
 
 
 # -- events, registration, draw ---------------------------------------------------------------
@@ -74,6 +79,7 @@ def event_create(
     venue: str = "",
     season: Season | None = None,
     preferred_table_size: int = 4,
+    confirm_needs_pin: bool = False,
 ) -> Event:
     """Create an event with its rules fixed now (RuleViolation on a bad option)."""
     variant = get_variant(variant_id, **(options or {}))
@@ -86,6 +92,7 @@ def event_create(
         variant_id=variant.id,
         variant_options=variant.to_dict(),
         preferred_table_size=preferred_table_size,
+        confirm_needs_pin=confirm_needs_pin,
     )
 
 
@@ -161,11 +168,14 @@ def _seat_stage(stage: Stage, player_ids: list[int]) -> None:
     )
 
 
-@transaction.atomic
+@locked_write
 def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
     """Draw (or redraw) the event's first stage from the checked-in players, as a preview.
 
     A redraw is allowed until the first score exists; the new seed is stored with the stage.
+    Locks in the house order (event → stage → its tables) and looks for scores only once it
+    holds the tables, so a phone's first save either lands before (and the redraw is
+    refused) or finds its table gone (and is told the link changed): never both, never lost.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     player_ids = list(
@@ -173,8 +183,9 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
             "player_id", flat=True
         )
     )
-    stage = event.stages.filter(number=1).first()
+    stage = event.stages.select_for_update().filter(number=1).first()
     if stage is not None:
+        _lock_tables(stage.tables.all())
         _refuse_if_scored(stage)
         stage.tables.all().delete()
     seed = secrets.randbelow(2**31) if seed is None else seed
@@ -198,7 +209,7 @@ def _refuse_if_scored(stage: Stage) -> None:
         )
 
 
-@transaction.atomic
+@locked_write
 def stage_confirm(*, stage: Stage) -> Stage:
     stage.status = StageStatus.CONFIRMED
     stage.save(update_fields=["status"])
@@ -206,10 +217,23 @@ def stage_confirm(*, stage: Stage) -> Stage:
     return stage
 
 
-@transaction.atomic
+def _lock_tables(tables: QuerySet[Table]) -> list[Table]:
+    # In primary-key order, like every service that holds more than one table.
+    return list(tables.select_for_update(of=("self",)).order_by("pk"))
+
+
+@locked_write
 def seat_swap(*, first: Seat, second: Seat) -> None:
-    """Swap two players between seats (at one table or two). Refused once scores exist."""
-    _refuse_if_scored(first.table.stage)
+    """Swap two players between seats (at one table or two). Refused once scores exist.
+
+    Takes the locks in the house order (event → stage → tables) and checks for scores while
+    holding them, so no first save can slip in between the check and the swap.
+    """
+    stage = Stage.objects.select_related("event").get(pk=first.table.stage_id)
+    Event.objects.select_for_update().filter(pk=stage.event_id).first()
+    Stage.objects.select_for_update().filter(pk=stage.pk).first()
+    _lock_tables(Table.objects.filter(pk__in={first.table_id, second.table_id}))
+    _refuse_if_scored(stage)
     a = Seat.objects.select_for_update().get(pk=first.pk)
     b = Seat.objects.select_for_update().get(pk=second.pk)
     if a.table_id == b.table_id:
@@ -228,3 +252,143 @@ def table_key_revoke(*, table: Table) -> Table:
     table.entry_key = new_entry_key()
     table.save(update_fields=["entry_key"])
     return table
+
+
+# -- memberships and roles: every add, role change and removal is kept --------------------------
+# (This section's imports stay with it while others edit the top of the file.)
+
+
+LAST_OWNER = _("A club must always keep at least one owner: make someone else an owner first.")
+
+# Set on a Membership while a service saves or deletes it, so the signals' safety net
+# (tournaments.signals) knows the change is already recorded, with the person who made it.
+HISTORY_RECORDED = "_membership_history_recorded"
+
+
+def leaves_club_without_owner(
+    *, owner_ids: Collection[int], losing: Collection[int], gaining: int = 0
+) -> bool:
+    """The owners' rule, written once: a club that has an owner always keeps one.
+
+    `owner_ids` are the club's owners now, `losing` the memberships about to stop being
+    owners (demoted or removed), `gaining` how many others are about to become owners. Pure,
+    so the roles page asks it for every row without a query.
+    """
+    owners, losing = set(owner_ids), set(losing)
+    return bool(owners & losing) and not owners - losing and gaining <= 0
+
+
+def membership_owner_refusal(
+    *, club_id: int, losing: Collection[int], gaining: int = 0
+) -> RuleViolation | None:
+    """The refusal the owners' rule calls for, with the club's owners as stored now."""
+    owner_ids = Membership.objects.filter(club_id=club_id, role=Role.OWNER).values_list(
+        "pk", flat=True
+    )
+    if leaves_club_without_owner(owner_ids=list(owner_ids), losing=losing, gaining=gaining):
+        return RuleViolation(LAST_OWNER, code="last_owner", field="role")
+    return None
+
+
+def membership_change_record(
+    *,
+    club_id: int,
+    user_id: int | None,
+    by: AbstractBaseUser | None,
+    old_role: str,
+    new_role: str,
+) -> MembershipChange:
+    """Keep one change in the club's role history. `by` None: made outside the services."""
+    return MembershipChange.objects.create(
+        club_id=club_id, user_id=user_id, changed_by=by, old_role=old_role, new_role=new_role
+    )
+
+
+@contextmanager
+def _recorded_here(membership: Membership) -> Iterator[None]:
+    membership.__dict__[HISTORY_RECORDED] = True
+    try:
+        yield
+    finally:
+        membership.__dict__.pop(HISTORY_RECORDED, None)
+
+
+def _lock_club_roles(club_id: int) -> None:
+    # One role change per club at a time: two owners demoting each other at once must not
+    # both see the other still an owner.
+    Club.objects.select_for_update().only("pk").get(pk=club_id)
+
+
+@transaction.atomic
+def membership_add(
+    *,
+    club: Club,
+    user: AbstractBaseUser,
+    role: Role | str = Role.MEMBER,
+    by: AbstractBaseUser | None,
+) -> Membership:
+    role = Role(role)
+    _lock_club_roles(club.pk)
+    if Membership.objects.filter(club=club, user=user).exists():
+        raise RuleViolation(
+            _("%(name)s is already a member of this club."),
+            code="already_member",
+            field="user",
+            name=user.get_full_name() or user.get_username(),
+        )
+    membership = Membership(club=club, user=user, role=role)
+    with _recorded_here(membership):
+        membership.save()
+    membership_change_record(club_id=club.pk, user_id=user.pk, by=by, old_role="", new_role=role)
+    return membership
+
+
+@transaction.atomic
+def membership_role_set(
+    *, membership: Membership, role: Role | str, by: AbstractBaseUser | None
+) -> Membership:
+    """Give a member another role; RuleViolation when that would leave the club no owner."""
+    role = Role(role)
+    _lock_club_roles(membership.club_id)
+    # The role as stored, not as the caller last saw it (the admin hands in its edited copy).
+    old_role = Membership.objects.filter(pk=membership.pk).values_list("role", flat=True).get()
+    if old_role == role:
+        membership.role = role
+        return membership
+    if old_role == Role.OWNER:
+        refusal = membership_owner_refusal(club_id=membership.club_id, losing={membership.pk})
+        if refusal is not None:
+            raise refusal
+    membership.role = role
+    with _recorded_here(membership):
+        membership.save(update_fields=["role"])
+    membership_change_record(
+        club_id=membership.club_id,
+        user_id=membership.user_id,
+        by=by,
+        old_role=old_role,
+        new_role=role,
+    )
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership, by: AbstractBaseUser | None) -> None:
+    """End a membership (the person's player and results stay); the last owner cannot go."""
+    _lock_club_roles(membership.club_id)
+    old_role = Membership.objects.filter(pk=membership.pk).values_list("role", flat=True).first()
+    if old_role is None:
+        return  # already gone: removing twice is removing once
+    if old_role == Role.OWNER:
+        refusal = membership_owner_refusal(club_id=membership.club_id, losing={membership.pk})
+        if refusal is not None:
+            raise refusal
+    with _recorded_here(membership):
+        membership.delete()
+    membership_change_record(
+        club_id=membership.club_id,
+        user_id=membership.user_id,
+        by=by,
+        old_role=old_role,
+        new_role="",
+    )

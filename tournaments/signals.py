@@ -2,10 +2,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models.signals import post_save
+from django.db.models import QuerySet
+from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 
 from tournaments.models import Membership, Player
+from tournaments.services import HISTORY_RECORDED, membership_change_record
+
+# The role a membership had before this save, read by the pre_save receiver.
+_ROLE_BEFORE = "_membership_role_before_save"
 
 
 @receiver(post_save, sender=Membership)
@@ -24,3 +29,65 @@ def membership_player(
             user=user,
             defaults={"name": user.get_full_name() or user.get_username()},
         )
+
+
+# The role history's safety net. The membership services record each change with the person
+# who made it; a change made around them (the shell, a script, a data fix) is recorded here,
+# by no one. A service marks the membership it saves, so nothing is recorded twice.
+# QuerySet.update() and bulk_create() send no signals: nothing on the site uses them on
+# memberships, and nothing should.
+
+
+def _recorded_by_a_service(instance: Membership) -> bool:
+    return bool(instance.__dict__.get(HISTORY_RECORDED))
+
+
+@receiver(pre_save, sender=Membership)
+def membership_role_before_save(
+    sender: type[Membership], instance: Membership, raw: bool, **kwargs: Any
+) -> None:
+    if raw or instance.pk is None or _recorded_by_a_service(instance):
+        return
+    instance.__dict__[_ROLE_BEFORE] = (
+        Membership.objects.filter(pk=instance.pk).values_list("role", flat=True).first()
+    )
+
+
+@receiver(post_save, sender=Membership)
+def membership_saved_history(
+    sender: type[Membership], instance: Membership, created: bool, raw: bool, **kwargs: Any
+) -> None:
+    old_role = instance.__dict__.pop(_ROLE_BEFORE, None) or ""
+    # Loading a fixture restores history rather than making it.
+    if raw or _recorded_by_a_service(instance) or (old_role == instance.role and not created):
+        return
+    membership_change_record(
+        club_id=instance.club_id,
+        user_id=instance.user_id,
+        by=None,
+        old_role="" if created else old_role,
+        new_role=instance.role,
+    )
+
+
+@receiver(post_delete, sender=Membership)
+def membership_deleted_history(
+    sender: type[Membership], instance: Membership, origin: Any = None, **kwargs: Any
+) -> None:
+    if _recorded_by_a_service(instance):
+        return
+    # Deleted along with its club or its account: not a change within the club. The club's
+    # history goes with the club; an account's rows stay, with no user. Recording here would
+    # also point a new row at the club or account being deleted.
+    deleted_itself = isinstance(origin, Membership) or (
+        isinstance(origin, QuerySet) and origin.model is Membership
+    )
+    if not deleted_itself:
+        return
+    membership_change_record(
+        club_id=instance.club_id,
+        user_id=instance.user_id,
+        by=None,
+        old_role=instance.role,
+        new_role="",
+    )

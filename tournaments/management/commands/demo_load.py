@@ -15,7 +15,6 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Demo club ready: /clubs/{club.slug}/"))
         self.stdout.write("Demo accounts (password = user name):")
         for username, full_name, role, is_admin in DEMO_USERS:
-            extra = ", site admin" if is_admin else ""
-            self.stdout.write(
-                f"  {username:<9} password {username:<9} {role.label} ({full_name}{extra})"
-            )
+            what = role.label if role is not None else "no club role"
+            extra = ", site admin: /admin/" if is_admin else ""
+            self.stdout.write(f"  {username:<9} password {username:<9} {what} ({full_name}{extra})")
