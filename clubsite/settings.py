@@ -7,6 +7,7 @@ ALLOWED_HOSTS for production (see README, "Production settings").
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -31,23 +32,31 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    "axes",
+    "csp",
+    "core",
     "tournaments",
     "scoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Production serves its collected static files itself; runserver does it in DEBUG.
     *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Before anything reads a value: a NUL byte is refused here, once, for every page.
+    "core.middleware.RefuseNulMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After authentication: a signed-in person's stored language beats the cookie.
     "tournaments.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "clubsite.urls"
@@ -84,6 +93,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    # First, so a locked-out person is refused before the password is even checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Sign-in throttling: five wrong passwords for one user name from one address lock that pair
+# out for 15 minutes; the attempts and lockouts are listed in the admin (django-axes).
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_IPWARE_PROXY_COUNT = env_int("AXES_PROXY_COUNT", 0)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -113,7 +136,13 @@ STORAGES = {
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # A Redis that hangs must fail fast: the rate limits then step aside and pages
+            # carry on, instead of every request waiting on it.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -123,7 +152,9 @@ else:
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
-CELERY_TASK_EAGER_PROPAGATES = True
+# Inline jobs end as a worker's do: a failure is recorded and shown on the progress page, not
+# raised into the request (which also made an autoretried job raise Retry after succeeding).
+CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_STORE_EAGER_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "lappu")
 CELERY_TASK_ACKS_LATE = True
@@ -131,6 +162,33 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_EXPIRES = 24 * 3600
 CELERY_TASK_TRACK_STARTED = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A pool child that dies mid-job (killed, out of memory) puts its message back on the queue
+# instead of marking the job failed; with acks_late the worker acknowledges only once done.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# Jobs take seconds to a few minutes: stopped after 5 (soft) / 6 (hard) minutes. Redis gives
+# an unacknowledged job to another worker after the visibility timeout, which must outlast
+# the hard limit, or a long job would run twice at once.
+CELERY_TASK_SOFT_TIME_LIMIT = 5 * 60
+CELERY_TASK_TIME_LIMIT = 6 * 60
+# When Redis is down, say so within a second or two instead of retrying for 19 s (the
+# result store's default): short connect and read timeouts, and one quick retry, both for
+# publishing a job and for the result store. The worker's own reconnecting is unchanged.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 15 * 60,
+    "socket_connect_timeout": 1.0,
+    "socket_timeout": 2.0,
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 1.0
+CELERY_REDIS_SOCKET_TIMEOUT = 2.0
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": CELERY_TASK_PUBLISH_RETRY_POLICY}
 
 
 if not DEBUG:
@@ -142,6 +200,26 @@ if not DEBUG:
     # Only a plain-HTTP trial (compose on localhost) turns these off.
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# Content-Security-Policy: the site's pages load only their own files and run no inline
+# script, so an injected <script> or onclick does nothing (django-csp).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+    }
+}
+
+# The table's device cookie (which phone claimed which seat) follows the session cookie.
+DEVICE_COOKIE_SECURE = not DEBUG and env_bool("SECURE_COOKIES", True)
 
 LOGGING = {
     "version": 1,
