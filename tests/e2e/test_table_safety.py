@@ -43,7 +43,7 @@ def test_a_seat_is_one_phones_and_a_replaced_link_says_so(live_server, browser):
 
 
 def test_a_table_that_cannot_be_scored_asks_for_the_director(live_server, browser):
-    event, (broken, healthy) = seated_event(variant_id="tizlapos_romi", players=8)
+    event, (broken, _healthy) = seated_event(variant_id="tizlapos_romi", players=8)
     # A deal no service would save (a re-entry of a player still in), as old data could be.
     Deal.objects.create(
         table=broken,
