@@ -110,9 +110,24 @@ class EntryForm:
         return names + [f"p{seat}_{part}" for seat in range(self.seats) for part in parts]
 
 
-def _text(post: QueryDict, name: str, limit: int = 400) -> str:
-    # A card list longer than this is no hand: cut it, the engine will say what is wrong.
-    return (post.get(name) or "").strip()[:limit]
+# No field of a deal is longer than this typed out (a laydown of every meld, in words): a
+# longer post is refused before the engine reads it.
+TEXT_LIMIT = 400
+
+
+def _text(post: QueryDict, name: str) -> str:
+    return (post.get(name) or "").strip()
+
+
+def _refuse_long(form: EntryForm) -> None:
+    for name, value in form.data.items():
+        if len(value) > TEXT_LIMIT:
+            form.data[name] = value[:TEXT_LIMIT]
+            form.add_error(
+                name,
+                _("This is longer than any hand: at most %(limit)d characters, not %(count)d.")
+                % {"limit": TEXT_LIMIT, "count": len(value)},
+            )
 
 
 def _number(form: EntryForm, name: str, *, allow_empty: bool = True) -> int | None:
@@ -144,6 +159,7 @@ def entry_from_post(variant: Any, seats: int, post: QueryDict) -> tuple[dict[str
             for part in ("cards", "points", "buys", "special", "drop_out", "reenter")
         ]
     form = EntryForm(variant=variant, seats=seats, data={name: _text(post, name) for name in names})
+    _refuse_long(form)
     if variant.id == GIN:
         entry = _gin(form)
     elif variant.id == TIZLAPOS:

@@ -202,3 +202,13 @@ def test_only_a_director_voids(tizlapos):
     deal = record(tizlapos, 1, tiz())
     with pytest.raises(RuleViolation):
         deal_void(deal=deal, by=SEAT0, note="", request_id="v3")
+
+
+def test_a_post_longer_than_any_hand_is_refused_before_the_engine(tizlapos, client):
+    client.post(reverse("table_seat", args=[tizlapos.entry_key]), {"seat": "0"})
+    post = {"number": "1", "winner": "0", "p1_cards": "AS " * 2000}
+    check = client.post(reverse("table_check", args=[tizlapos.entry_key]), post)
+    assert "at most 400 characters, not 5999" in check.content.decode()
+    save = client.post(reverse("deal_save", args=[tizlapos.entry_key, 1]), post)
+    assert save.status_code == 422
+    assert not Deal.objects.exists()
