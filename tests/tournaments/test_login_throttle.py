@@ -88,3 +88,11 @@ def test_a_non_admin_cannot_see_the_attempts(client, member):
     client.force_login(member)
     response = client.get(reverse("admin:axes_accessattempt_changelist"))
     assert response.status_code == 302  # to the admin's sign-in
+
+
+def test_a_user_name_longer_than_any_is_refused_by_the_form(client, db):
+    # Any length used to reach authenticate(), and the failed attempt's record then broke
+    # PostgreSQL's 255-character column with a server error.
+    response = client.post(reverse("login"), {"username": "x" * 5000, "password": "nope"})
+    assert response.status_code == 200
+    assert "at most 150 characters" in response.content.decode()
