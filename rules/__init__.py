@@ -9,6 +9,10 @@ ask the same functions::
     '5S 6S 7S 8S JK'
     >>> rules.price_text(rules.get_variant("rutupeli"), "A K 7 7")
     40
+
+Every entry point bounds what it reads by the game (``Variant.max_hand_cards``,
+``max_laydown_cards``, ``max_text_length``, ``max_buys``, ``max_deals``; see
+:mod:`rules.limits`), and answers anything it cannot read with :class:`RuleViolation`.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from rules.cards import JOKER, Card, Suit, full_deck
 from rules.contracts import check_contract, check_contract_text
 from rules.errors import RulesError, RuleViolation
 from rules.melds import meld_readings, validate_meld
-from rules.notation import format_cards, parse_card, parse_cards, parse_ranks
+from rules.notation import MAX_TEXT_LENGTH, format_cards, parse_card, parse_cards, parse_ranks
 from rules.penalties import Hand, check_feasible, hand_from_text, price_hand, price_text
 from rules.results import Arrangement, DealScore, Meld, MeldKind, TableStanding
 from rules.scoring import parse_entry, score_deal, table_standing
@@ -25,6 +29,7 @@ from rules.variants import VARIANT_IDS, Contract, Variant, describe_options, get
 
 __all__ = [
     "JOKER",
+    "MAX_TEXT_LENGTH",
     "VARIANT_IDS",
     "Arrangement",
     "Card",

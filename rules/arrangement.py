@@ -24,6 +24,7 @@ from itertools import product
 from typing import TYPE_CHECKING, NamedTuple
 
 from rules.cards import JOKER, Card, Suit
+from rules.limits import check_hand
 from rules.results import Arrangement, Meld, MeldKind
 
 if TYPE_CHECKING:
@@ -263,22 +264,27 @@ class _Solver:
 
 _SOLVERS: dict[_Shape, _Solver] = {}
 # Keyed by id() because hashing a Variant (dozens of fields) would cost more than solving a
-# Gin hand; the stored variant keeps its id from being reused while the entry lives.
-_BY_VARIANT: dict[int, tuple[Variant, _Solver]] = {}
+# Gin hand; the stored variant keeps its id from being reused while the entry lives. The
+# entry also holds the variant's hand limit, checked on every call.
+_BY_VARIANT: dict[int, tuple[Variant, _Solver, int]] = {}
 
 
 def _solver(variant: Variant) -> _Solver:
+    return _entry(variant)[1]
+
+
+def _entry(variant: Variant) -> tuple[Variant, _Solver, int]:
     hit = _BY_VARIANT.get(id(variant))
     if hit is not None and hit[0] is variant:
-        return hit[1]
+        return hit
     shape = _shape_of(variant)
     solver = _SOLVERS.get(shape)
     if solver is None:
         solver = _SOLVERS[shape] = _Solver(shape)
     if len(_BY_VARIANT) > 256:
         _BY_VARIANT.clear()
-    _BY_VARIANT[id(variant)] = (variant, solver)
-    return solver
+    entry = _BY_VARIANT[id(variant)] = (variant, solver, variant.max_hand_cards)
+    return entry
 
 
 def clear_caches() -> None:
@@ -298,9 +304,17 @@ def best_arrangement(variant: Variant, cards: Sequence[Card]) -> Arrangement:
     of the unmatched cards; a wild card left over counts as itself (a joker at the
     penalty table's ``JOKER`` value). Among equally good arrangements the result is
     fixed: it does not depend on the order of ``cards``.
+
+    More cards than a hand of the game holds (``variant.max_hand_cards``) raise
+    :class:`rules.RuleViolation` (``"hand_too_large"``) before any work: the search grows
+    steeply with the hand.
     """
     hit = _BY_VARIANT.get(id(variant))
-    solver = hit[1] if hit is not None and hit[0] is variant else _solver(variant)
+    if hit is None or hit[0] is not variant:
+        hit = _entry(variant)
+    if len(cards) > hit[2]:
+        check_hand(variant, len(cards))
+    solver = hit[1]
     bits = _SUIT_BITS
     hand = 0
     for card in cards:
@@ -336,6 +350,7 @@ def minimal_arrangements(
     choice only by coincidence; use this where the choice among equals matters (a Gin
     knocker lays down the melds that leave the opponent least to lay off).
     """
+    check_hand(variant, len(cards))
     return _Search(_solver(variant).shape, cards).all_best(limit)
 
 

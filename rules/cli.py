@@ -10,7 +10,7 @@ Forms (each also takes ``--json`` and ``--option NAME=VALUE`` for a club's house
 ``contract`` and ``meld`` print ``valid`` (with ``-v``, first how each meld is read);
 ``penalty`` and ``deadwood`` print the figure as the last line. Exit status: 0 valid (or
 a figure printed), 1 refused (the reason is printed), 2 bad input (one line on stderr
-naming the bad token).
+naming the bad token; also more cards, or longer text, than a hand of the game holds).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from rules.cards import Card
 from rules.contracts import check_contract, laydown_cards
 from rules.errors import RuleViolation
 from rules.i18n import _
+from rules.limits import check_hand, check_meld, check_text
 from rules.melds import meld_readings
 from rules.notation import parse_cards
 from rules.penalties import Hand, check_feasible, hand_from_text, price_breakdown, price_hand
@@ -217,7 +218,10 @@ def _contract(args: argparse.Namespace, variant: Variant, out: _Output) -> int:
 
 def _meld(args: argparse.Namespace, variant: Variant, out: _Output) -> int:
     try:
-        cards = parse_cards(" ".join(args.cards))
+        text = " ".join(args.cards)
+        check_text(variant, text)
+        cards = parse_cards(text)
+        check_meld(variant, len(cards))
     except RuleViolation as err:
         raise _BadInput(err) from err
     out.data.update(variant=variant.id, cards=_codes(cards))
@@ -238,7 +242,11 @@ def _meld(args: argparse.Namespace, variant: Variant, out: _Output) -> int:
 
 def _deadwood(args: argparse.Namespace, variant: Variant, out: _Output) -> int:
     try:
-        cards = parse_cards(" ".join(args.cards))
+        # Bounded before the solver sees it: its work grows steeply with the hand.
+        text = " ".join(args.cards)
+        check_text(variant, text)
+        cards = parse_cards(text)
+        check_hand(variant, len(cards))
     except RuleViolation as err:
         raise _BadInput(err) from err
     try:

@@ -20,8 +20,20 @@ from dataclasses import dataclass
 
 from rules.cards import Card
 from rules.contracts import check_contract, laydown_cards
-from rules.entries import bad_entry, entry_mapping, entry_seat, is_int, line_points, read_players
-from rules.errors import RulesError, RuleViolation
+from rules.entries import (
+    MAX_ENTRY_NUMBER,
+    bad_entry,
+    deal_number,
+    entry_mapping,
+    entry_seat,
+    is_count,
+    is_int,
+    line_points,
+    read_players,
+    stored_scores,
+    table_seats,
+)
+from rules.errors import RulesError, RuleViolation, token_text
 from rules.i18n import _
 from rules.penalties import Hand, check_feasible, hand_from_value, price_breakdown
 from rules.results import DealScore, TableStanding
@@ -65,7 +77,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Co
     ``"players.0.buys"``, ``"laydown.2"``) for anything a person must correct.
     """
     _require_contract_game(variant)
-    variant.contract(number)
+    number = deal_number(variant, number)
     data = entry_mapping(data, _ENTRY_KEYS)
     players = read_players(variant, data, _parse_player)
 
@@ -134,20 +146,20 @@ def _parse_player(variant: Variant, seat: int, raw: object) -> PlayerEntry:
     buys = raw.get("buys", 0)
     if buys is None:
         buys = 0
-    if not is_int(buys) or int(str(buys)) < 0:
+    if not is_count(buys, MAX_ENTRY_NUMBER):
         raise RuleViolation(
             _('"%(token)s" is not a number of buys: expected 0 or more.'),
             code="bad_buys",
             field=f"{where}.buys",
-            token=str(buys),
+            token=token_text(buys),
         )
-    buys = int(str(buys))
-    if variant.buy_cap is not None and buys > variant.buy_cap:
+    # A game without a cap still records no more than ``max_buys`` (see rules.limits).
+    if buys > variant.max_buys:
         raise RuleViolation(
             _("At most %(cap)d buys per player in a deal of %(game)s; seat %(seat)d has %(buys)d."),
             code="too_many_buys",
             field=f"{where}.buys",
-            cap=variant.buy_cap,
+            cap=variant.max_buys,
             game=variant.name,
             seat=seat + 1,
             buys=buys,
@@ -328,21 +340,12 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
     director records, and such groups are listed in ``extra["tie_unresolved"]``.
     """
     _require_contract_game(variant)
-    if len(deals) > len(variant.deals):
-        raise RuleViolation(
-            _("%(game)s has %(count)d deals; there is no deal %(number)d."),
-            code="too_many_deals",
-            field="deals",
-            game=variant.name,
-            count=len(variant.deals),
-            number=len(deals),
-        )
+    seats = table_seats(variant, seats)
+    deals = stored_scores(variant, seats, deals)
     totals = [0] * seats
     won = [0] * seats
     ravaytys = [0] * seats
     for deal in deals:
-        if len(deal.points) != seats:
-            raise RulesError(f"deal has {len(deal.points)} scores for {seats} seats")
         for seat, value in enumerate(deal.points):
             totals[seat] += value
         out = deal.flags.get("went_out")

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from rules.cards import Card, Suit
 from rules.errors import RuleViolation
 from rules.i18n import Phrase, _
+from rules.limits import check_laydown, check_text
 from rules.melds import meld_readings
 from rules.notation import cards_from_value, parse_tokens
 from rules.penalties import check_feasible
@@ -67,9 +68,11 @@ def check_contract(
     Raises :class:`RuleViolation` naming the meld at fault (1-based in the message,
     ``field`` ``"laydown.<index>"`` counted from 0) and why: a meld that is no meld,
     the wrong number or kind of melds, more copies of a card than the decks hold, or —
-    where the variant says so — two runs of one suit that continue each other.
+    where the variant says so — two runs of one suit that continue each other. A laydown
+    of more cards than a hand holds is refused first (``"laydown_too_large"``).
     """
     contract = variant.contract(deal)
+    check_laydown(variant, sum(len(cards) for cards in laydown))
     options: list[list[_Option]] = []
     for index, cards in enumerate(laydown):
         try:
@@ -206,8 +209,10 @@ def laydown_cards(variant: Variant, melds: Sequence[object]) -> list[list[Card]]
     Where a set's suits may repeat (two-deck contract games), a set may be typed as bare
     ranks, ``777`` or ``QQQ``, as the Räväytys rules themselves write it: its cards then
     take the suits the rest of the laydown uses least, so only a truly impossible number
-    of copies is refused. Errors point at the meld (``laydown.N``).
+    of copies is refused. Errors point at the meld (``laydown.N``); text longer than a
+    hand is typed in, or more cards in all than a hand holds, at the laydown.
     """
+    check_text(variant, melds, "laydown")
     laydown: list[list[Card]] = []
     suitless: dict[int, list[int]] = {}
     for index, value in enumerate(melds):
@@ -228,6 +233,7 @@ def laydown_cards(variant: Variant, melds: Sequence[object]) -> list[list[Card]]
             card = min((Card(rank, suit) for suit in Suit), key=lambda c: used.get(c, 0))
             used[card] = used.get(card, 0) + 1
             laydown[index].append(card)
+    check_laydown(variant, sum(len(cards) for cards in laydown))
     return laydown
 
 

@@ -10,24 +10,47 @@ field), so the site shows the same error whichever game is played.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeGuard, TypeVar
 
-from rules.errors import RuleViolation
+from rules.errors import RuleViolation, token_text
 from rules.i18n import _
+from rules.results import DealScore
 
 if TYPE_CHECKING:
     # Only for the annotations: the variants module uses is_int from here.
     from rules.variants import Variant
 
-__all__ = ["bad_entry", "entry_mapping", "entry_seat", "is_int", "line_points", "read_players"]
+__all__ = [
+    "MAX_ENTRY_NUMBER",
+    "bad_entry",
+    "bad_score",
+    "deal_number",
+    "entry_mapping",
+    "entry_seat",
+    "is_count",
+    "is_int",
+    "line_points",
+    "read_players",
+    "stored_scores",
+    "table_seats",
+]
 
 _Player = TypeVar("_Player")
+
+# The largest number a count in an entry (points, buys) may be; a larger one is no count a
+# player made but a slip, and is quoted back rather than computed with.
+MAX_ENTRY_NUMBER = 1_000_000
 
 
 def is_int(value: object) -> TypeGuard[int]:
     """Whether ``value`` is a whole number; ``True`` is an ``int`` to Python, not to a player."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_count(value: object, most: int = MAX_ENTRY_NUMBER) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number from 0 to ``most``."""
+    return is_int(value) and 0 <= value <= most
 
 
 def bad_entry(field: str | None, where: str) -> RuleViolation:
@@ -53,7 +76,8 @@ def entry_mapping(
         raise bad_entry(where, "entry" if where is None else where)
     for key in data:
         if key not in keys:
-            path = str(key) if where is None else f"{where}.{key}"
+            name = token_text(key)
+            path = name if where is None else f"{where}.{name}"
             raise bad_entry(path, path)
     return data
 
@@ -86,13 +110,13 @@ def read_players(
 
 def seat_token(value: object) -> str:
     """A bad seat as the player would say it: entries count from 0, people from 1."""
-    return str(int(str(value)) + 1) if is_int(value) else str(value)
+    return token_text(value + 1 if is_int(value) else value)
 
 
 def entry_seat(value: object, field: str, seats: int) -> int:
     """``value`` as a seat of a table of ``seats``: counted from 0 in the entry, from 1 in
     the message, which is what a player reads."""
-    if not is_int(value) or not 0 <= int(str(value)) < seats:
+    if not (is_int(value) and 0 <= value < seats):
         raise RuleViolation(
             _('"%(token)s" is not a seat at this table: expected a seat from 1 to %(count)d.'),
             code="bad_seat",
@@ -100,7 +124,7 @@ def entry_seat(value: object, field: str, seats: int) -> int:
             token=seat_token(value),
             count=seats,
         )
-    return int(str(value))
+    return value
 
 
 def line_points(
@@ -121,11 +145,106 @@ def line_points(
             field=f"{where}.points",
             game=variant.name,
         )
-    if not is_int(points) or int(str(points)) < 0:
+    if not is_count(points):
         raise RuleViolation(
             _('"%(token)s" is not a number of penalty points: expected 0 or more.'),
             code="bad_points",
             field=f"{where}.points",
-            token=str(points),
+            token=token_text(points),
         )
-    return int(str(points))
+    return points
+
+
+def deal_number(variant: Variant, number: object) -> int:
+    """``number`` as a deal of a table of ``variant`` (from 1), or the violation."""
+    if is_int(number) and 1 <= number <= variant.max_deals:
+        return number
+    if variant.is_contract_game:
+        variant.contract(number)  # raises: the game's own words for a deal it does not have
+    raise RuleViolation(
+        _("There is no deal %(deal)s: a table of %(game)s scores deals 1 to %(count)d."),
+        code="bad_deal",
+        field="deal",
+        deal=number if is_int(number) and number.bit_length() <= 64 else token_text(number),
+        game=variant.name,
+        count=variant.max_deals,
+    )
+
+
+# -- the deal scores a table has stored --------------------------------------------------
+
+
+def bad_score(number: int | None, where: str, field: str = "deals") -> RuleViolation:
+    """The violation for stored scores of the wrong shape: deal ``number``'s at ``where``,
+    or (without a number) the table's."""
+    if number is None:
+        return RuleViolation(
+            _("The table's scores are malformed at %(where)s."),
+            code="bad_score",
+            field=field,
+            where=where,
+        )
+    return RuleViolation(
+        _("The score of deal %(number)d is malformed at %(where)s."),
+        code="bad_score",
+        field=field,
+        number=number,
+        where=where,
+    )
+
+
+def table_seats(variant: Variant, seats: object) -> int:
+    """``seats`` as the size of a table of ``variant``, or the violation."""
+    if not is_count(seats, 1000):
+        raise bad_score(None, "seats", "seats")
+    if not variant.min_players <= seats <= variant.max_players:
+        raise RuleViolation(
+            _("%(game)s is played by %(min)d to %(max)d players; this table has %(count)d."),
+            code="player_count",
+            field="seats",
+            game=variant.name,
+            min=variant.min_players,
+            max=variant.max_players,
+            count=seats,
+        )
+    return seats
+
+
+def stored_scores(variant: Variant, seats: int, deals: object) -> Sequence[DealScore]:
+    """``deals`` as a table's deal scores in order, each a :class:`DealScore` with a whole
+    number of points per seat and its flags in a mapping; else the violation.
+
+    The scores come from storage, not from the engine's hand, so nothing about their shape
+    is taken on trust; what the flags say is each game's to check.
+    """
+    if isinstance(deals, str | bytes | bytearray) or not isinstance(deals, Sequence):
+        raise bad_score(None, "deals")
+    if len(deals) > variant.max_deals:
+        number = variant.max_deals + 1
+        if variant.is_contract_game:
+            template = _("%(game)s has %(count)d deals; there is no deal %(number)d.")
+        else:
+            template = _(
+                "A table of %(game)s scores at most %(count)d deals; there is no deal %(number)d."
+            )
+        raise RuleViolation(
+            template,
+            code="too_many_deals",
+            field="deals",
+            game=variant.name,
+            count=variant.max_deals,
+            number=number,
+        )
+    for number, deal in enumerate(deals, 1):
+        if not isinstance(deal, DealScore):
+            raise bad_score(number, "deal")
+        points = deal.points
+        if (
+            not isinstance(points, tuple | list)
+            or len(points) != seats
+            or not all(is_int(p) and abs(p) <= MAX_ENTRY_NUMBER for p in points)
+        ):
+            raise bad_score(number, "points")
+        if not isinstance(deal.flags, Mapping):
+            raise bad_score(number, "flags")
+    return deals

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TypeVar
+
 from rules.i18n import Phrase
 
-__all__ = ["RuleViolation", "RulesError"]
+_T = TypeVar("_T")
+
+__all__ = ["RuleViolation", "RulesError", "token_text"]
+
+# A quoted token is the start of what was typed, not all of it: a message stays readable
+# whatever arrived (100 kB of text, a number of 5000 digits, a list nested 10 000 deep).
+TOKEN_LENGTH = 40
 
 
 class RuleViolation(Exception):
@@ -101,11 +110,58 @@ class RuleViolation(Exception):
         }
 
 
+def token_text(value: object, limit: int = TOKEN_LENGTH) -> str:
+    """``value`` as a player would quote it in a message, at most ``limit`` characters.
+
+    Text is itself; anything else is written as Python would, but never so long, so deep
+    or so large that writing it fails.
+    """
+    text = value if isinstance(value, str) else _short(value, 0)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _short(value: object, depth: int) -> str:
+    if value is None or isinstance(value, bool | float):
+        return repr(value)
+    if isinstance(value, int):
+        # Python refuses to write an int of more than a few thousand digits.
+        return repr(value) if value.bit_length() <= 4 * TOKEN_LENGTH else "…"
+    if isinstance(value, str):
+        return repr(value[:TOKEN_LENGTH])
+    if isinstance(value, dict):
+        if depth >= 2:
+            return "{…}"
+        pairs = [
+            f"{_short(k, depth + 1)}: {_short(v, depth + 1)}" for k, v in _first(value.items())
+        ]
+        return "{" + ", ".join(pairs + (["…"] if len(value) > 4 else [])) + "}"
+    if isinstance(value, list | tuple):
+        if depth >= 2:
+            return "[…]"
+        items = [_short(v, depth + 1) for v in _first(value)]
+        return "[" + ", ".join(items + (["…"] if len(value) > 4 else [])) + "]"
+    code = getattr(value, "code", None)
+    if isinstance(code, str):
+        return code  # a Card
+    return f"<{type(value).__name__}>"
+
+
+def _first(items: Iterable[_T], count: int = 4) -> list[_T]:
+    out: list[_T] = []
+    for item in items:
+        if len(out) == count:
+            break
+        out.append(item)
+    return out
+
+
 def _jsonable(value: object) -> object:
     if isinstance(value, RuleViolation):
         return value.to_dict()
     if isinstance(value, Phrase):
         return value.text()
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return token_text(value)  # JSON, like Python, will not write a number that long
     if value is None or isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, list | tuple):

@@ -34,10 +34,20 @@ from itertools import product
 
 from rules.arrangement import best_arrangement, minimal_arrangements
 from rules.cards import Card, Suit
-from rules.entries import bad_entry, entry_mapping, is_int, seat_token
-from rules.errors import RulesError, RuleViolation
+from rules.entries import (
+    MAX_ENTRY_NUMBER,
+    bad_score,
+    deal_number,
+    entry_mapping,
+    is_count,
+    is_int,
+    seat_token,
+    stored_scores,
+)
+from rules.errors import RulesError, RuleViolation, token_text
 from rules.i18n import _
-from rules.notation import cards_from_value, describe_cards, format_cards
+from rules.limits import read_cards
+from rules.notation import describe_cards, format_cards
 from rules.penalties import check_feasible
 from rules.results import Arrangement, DealScore, Meld, MeldKind, TableStanding
 from rules.variants import Variant
@@ -95,9 +105,8 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Gi
     that could not all be in one deck.
     """
     _require_gin(variant)
+    number = deal_number(variant, number)
     data = entry_mapping(data, _ENTRY_KEYS)
-    if not is_int(number) or number < 1:
-        raise bad_entry("number", "number")
 
     ending = data.get("ending")
     if ending not in ENDINGS:
@@ -105,7 +114,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Gi
             _('"%(token)s" is not how a deal ends: expected knock, römi or void.'),
             code="bad_ending",
             field="ending",
-            token=str(ending),
+            token=token_text(ending),
         )
     assert isinstance(ending, str)
 
@@ -117,28 +126,25 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Gi
                 code="by_missing",
                 field="by",
             )
-    elif not is_int(by) or not 0 <= int(str(by)) < SEATS:
+    elif not (is_int(by) and 0 <= by < SEATS):
         raise RuleViolation(
             _('"%(token)s" is not a seat at this table: expected seat 1 or 2.'),
             code="bad_seat",
             field="by",
             token=seat_token(by),
         )
-    by_seat = None if by is None else int(str(by))
+    by_seat = by if is_int(by) else None
 
     upper: Card | None = None
     raw_upper = data.get("upper")
     if raw_upper is not None and raw_upper != "":
-        try:
-            cards = cards_from_value(raw_upper)
-        except RuleViolation as err:
-            raise err.at("upper") from None
+        cards = read_cards(variant, raw_upper, "upper", count=False)
         if len(cards) != 1:
             raise RuleViolation(
                 _('"%(token)s" is not one card: the upper card is a single card like 7D.'),
                 code="bad_token",
                 field="upper",
-                token=str(raw_upper),
+                token=token_text(raw_upper),
                 position=1,
                 expected="a single card like 7D",
             )
@@ -151,7 +157,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Gi
             field="upper",
         )
 
-    hands = _parse_hands(data.get("hands"))
+    hands = _parse_hands(variant, data.get("hands"))
     deadwood = _parse_deadwood(variant, data.get("deadwood"))
     if ending != "void" and hands is None and deadwood is None:
         raise RuleViolation(
@@ -172,7 +178,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Gi
     return GinEntry(number, ending, by_seat, upper, hands, deadwood)
 
 
-def _parse_hands(raw: object) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
+def _parse_hands(variant: Variant, raw: object) -> tuple[tuple[Card, ...], tuple[Card, ...]] | None:
     if raw is None:
         return None
     if not isinstance(raw, list | tuple) or len(raw) != SEATS:
@@ -192,10 +198,8 @@ def _parse_hands(raw: object) -> tuple[tuple[Card, ...], tuple[Card, ...]] | Non
                 field=field,
                 seat=seat + 1,
             )
-        try:
-            cards = tuple(cards_from_value(value))
-        except RuleViolation as err:
-            raise err.at(field) from None
+        # A hand holds exactly ten cards: that is its limit, checked before any solving.
+        cards = tuple(read_cards(variant, value, field, count=False))
         if len(cards) != HAND_SIZE:
             raise RuleViolation(
                 _("Seat %(seat)d's hand has %(count)d cards; a Gin Römi hand has ten."),
@@ -203,6 +207,7 @@ def _parse_hands(raw: object) -> tuple[tuple[Card, ...], tuple[Card, ...]] | Non
                 field=field,
                 seat=seat + 1,
                 count=len(cards),
+                limit=HAND_SIZE,
             )
         out.append(cards)
     return out[0], out[1]
@@ -222,14 +227,14 @@ def _parse_deadwood(variant: Variant, raw: object) -> tuple[int, int] | None:
     out: list[int] = []
     for seat, value in enumerate(raw):
         field = f"deadwood.{seat}"
-        if not is_int(value) or int(str(value)) < 0:
+        if not is_count(value, MAX_ENTRY_NUMBER):
             raise RuleViolation(
                 _('"%(token)s" is not a number of points: expected 0 or more.'),
                 code="bad_points",
                 field=field,
-                token=str(value),
+                token=token_text(value),
             )
-        points = int(str(value))
+        points = value
         if points > most:
             raise RuleViolation(
                 _("%(points)d points of deadwood is more than ten cards can hold (%(max)d)."),
@@ -508,8 +513,8 @@ def _melds_text(arrangement: Arrangement) -> list[str]:
 
 def _winner_of(deal: DealScore) -> int | None:
     winner = deal.flags.get("winner")
-    if is_int(winner) and 0 <= int(str(winner)) < SEATS:
-        return int(str(winner))
+    if is_int(winner) and 0 <= winner < SEATS:
+        return winner
     scored = [seat for seat, points in enumerate(deal.points) if points > 0]
     return scored[0] if len(scored) == 1 else None
 
@@ -523,6 +528,8 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
     A deal scored after the game ended is refused.
     """
     _require_gin(variant)
+    if not is_count(seats, 1000):
+        raise bad_score(None, "seats", "seats")
     if seats != SEATS:
         raise RuleViolation(
             _("%(game)s is played by two players; this table has %(count)d."),
@@ -531,19 +538,18 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
             game=variant.name,
             count=seats,
         )
+    deals = stored_scores(variant, SEATS, deals)
     totals = [0, 0]
     won = [0, 0]
     ended_at: int | None = None
     for number, deal in enumerate(deals, 1):
-        if len(deal.points) != SEATS:
-            raise RulesError(f"deal has {len(deal.points)} scores for {SEATS} seats")
         if ended_at is not None:
             raise RuleViolation(
-                _("The game was over after deal %(number)d; deal %(next)d cannot be scored."),
+                _("The game was over after deal %(ended)d; deal %(number)d cannot be scored."),
                 code="game_over",
                 field="deals",
-                number=ended_at,
-                next=number,
+                number=number,
+                ended=ended_at,
             )
         for seat in range(SEATS):
             totals[seat] += deal.points[seat]

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from rules.cards import Card, Suit, card_of
 from rules.errors import RuleViolation
 from rules.i18n import _
+from rules.limits import check_meld
 from rules.results import Meld, MeldKind
 from rules.variants import Variant
 
@@ -339,8 +340,10 @@ def meld_readings(
     """Every valid reading of ``cards`` as a meld (of ``kind``, if given).
 
     Raises :class:`RuleViolation` saying why when there is none. The order of ``cards``
-    does not matter. The first reading has the most natural cards.
+    does not matter. The first reading has the most natural cards. More cards than a
+    laydown of the game holds are refused unread (``"meld_too_large"``).
     """
+    check_meld(variant, len(cards))
     wanted = _parse_kind(kind)
     if not cards:
         raise RuleViolation(_("A meld needs cards."), code="meld_too_short", min=1, count=0)

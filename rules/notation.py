@@ -30,10 +30,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rules.cards import JOKER, Card, Suit
-from rules.errors import RuleViolation
+from rules.errors import RuleViolation, token_text
 from rules.i18n import _
 
 __all__ = [
+    "MAX_TEXT_LENGTH",
     "ParsedCard",
     "cards_from_value",
     "format_cards",
@@ -41,7 +42,13 @@ __all__ = [
     "parse_cards",
     "parse_ranks",
     "parse_tokens",
+    "text_too_long",
 ]
+
+# The most characters the reader reads at once, whatever the game: more than any hand is
+# typed in (each game's own, smaller limit is ``Variant.max_text_length``). Longer text is
+# refused unread.
+MAX_TEXT_LENGTH = 1000
 
 EXPECTED_CARD = "a card like AS, 10H, A♠, ♠A or JK"
 EXPECTED_SUIT = "a suit with the rank, like 7H or ♥7"
@@ -171,6 +178,17 @@ def _rank_set(raw: str) -> list[int] | None:
     return None
 
 
+def text_too_long(count: int, limit: int, field: str | None = None) -> RuleViolation:
+    """The violation for text of ``count`` characters where ``limit`` is the most read."""
+    return RuleViolation(
+        _("Too long to read as cards: at most %(limit)d characters, this has %(count)d."),
+        code="text_too_long",
+        field=field,
+        count=count,
+        limit=limit,
+    )
+
+
 def _bad(template: str, token: str, position: int, expected: str) -> RuleViolation:
     return RuleViolation(
         template, code="bad_token", token=token, position=position, expected=expected
@@ -269,8 +287,11 @@ def parse_tokens(text: str) -> list[ParsedCard]:
     """Every card in ``text``, suitless ranks kept suitless (``suit is None``, rank > 0).
 
     Raises :class:`RuleViolation` (code ``"bad_token"``) naming the first bad token, its
-    1-based position among the items of ``text`` and what was expected there.
+    1-based position among the items of ``text`` and what was expected there, and
+    (code ``"text_too_long"``) text longer than :data:`MAX_TEXT_LENGTH`, unread.
     """
+    if len(text) > MAX_TEXT_LENGTH:
+        raise text_too_long(len(text), MAX_TEXT_LENGTH)
     # Typeset dashes (♠5–♠Q, as printed rules and phones' autocorrect write them) are hyphens.
     text = text.replace("\u2013", "-").replace("\u2014", "-").replace("\u2212", "-")
     tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
@@ -378,7 +399,7 @@ def cards_from_value(value: object, *, allow_suitless: bool = False) -> list[Car
                 cards.append(item)
                 continue
             if not isinstance(item, str):
-                raise _not_a_card(str(item), position)
+                raise _not_a_card(token_text(item), position)
             try:
                 cards.extend(parse_cards(item, allow_suitless=allow_suitless))
             except RuleViolation as err:
@@ -387,7 +408,7 @@ def cards_from_value(value: object, *, allow_suitless: bool = False) -> list[Car
         return cards
     raise _bad(
         _('"%(token)s" is not a list of cards: expected text like "AS 10H JK".'),
-        repr(value),
+        token_text(value),
         1,
         "cards as text",
     )

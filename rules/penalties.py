@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.cards import RANK_CODES, Card
-from rules.errors import RuleViolation
+from rules.errors import RuleViolation, token_text
 from rules.i18n import _
+from rules.limits import check_hand, check_text
 from rules.notation import ParsedCard, parse_tokens
 from rules.variants import Variant
 
@@ -56,7 +57,18 @@ def _loose_key(variant: Variant, parsed: ParsedCard) -> str:
 
 
 def hand_from_text(variant: Variant, text: str) -> Hand:
-    """Read a hand typed as text; ranks without suits are allowed (they price alike)."""
+    """Read a hand typed as text; ranks without suits are allowed (they price alike).
+
+    Text longer than a hand of the game is typed in is refused unread, and a hand of more
+    cards than the game deals (see :mod:`rules.limits`).
+    """
+    check_text(variant, text)
+    hand = _read_text(variant, text)
+    check_hand(variant, len(hand))
+    return hand
+
+
+def _read_text(variant: Variant, text: str) -> Hand:
     cards: list[Card] = []
     loose: list[int] = []
     for parsed in parse_tokens(text):
@@ -73,6 +85,7 @@ def hand_from_value(variant: Variant, value: object) -> Hand:
     if isinstance(value, str):
         return hand_from_text(variant, value)
     if isinstance(value, list | tuple):
+        check_text(variant, value)
         cards: list[Card] = []
         loose: list[int] = []
         for position, item in enumerate(value, 1):
@@ -87,20 +100,22 @@ def hand_from_value(variant: Variant, value: object) -> Hand:
                             "expected a card like AS, 10H, A♠, ♠A or JK."
                         ),
                         code="bad_token",
-                        token=str(item),
+                        token=token_text(item),
                         position=position,
                         expected="a card like AS, 10H, A♠, ♠A or JK",
                     )
-                part = hand_from_text(variant, item)
+                part = _read_text(variant, item)
             except RuleViolation as err:
                 raise err.at_item(position) from None
             cards.extend(part.cards)
             loose.extend(part.loose)
-        return Hand(tuple(cards), tuple(loose))
+        hand = Hand(tuple(cards), tuple(loose))
+        check_hand(variant, len(hand))
+        return hand
     raise RuleViolation(
         _('"%(token)s" is not a list of cards: expected text like "AS 10H JK".'),
         code="bad_token",
-        token=repr(value),
+        token=token_text(value),
         position=1,
         expected="cards as text",
     )
@@ -114,6 +129,7 @@ def price_breakdown(variant: Variant, hand: Hand | Sequence[Card]) -> list[tuple
     """Each card's label and value, in the order entered (suited cards, then loose ranks)."""
     if not isinstance(hand, Hand):
         hand = Hand(tuple(hand))
+    check_hand(variant, len(hand))
     _no_jokers_check(variant, hand.cards)
     rows = [(c.label, variant.penalty(c)) for c in hand.cards]
     rows += [(RANK_CODES[r], variant.penalty_table[_key_of_rank(r)]) for r in hand.loose]
@@ -124,11 +140,13 @@ def price_hand(variant: Variant, hand: Hand | Sequence[Card]) -> int:
     """The penalty of the cards left in a hand, by the variant's table.
 
     A wild black two left in hand costs the black-two price; a joker the joker price.
-    Raises :class:`RuleViolation` if the hand itself is impossible (more copies of a card
-    than the decks hold, a joker in a game without jokers).
+    Raises :class:`RuleViolation` if the hand itself is impossible (more cards than a hand
+    of the game holds, more copies of a card than the decks hold, a joker in a game
+    without jokers).
     """
     if not isinstance(hand, Hand):
         hand = Hand(tuple(hand))
+    check_hand(variant, len(hand))
     check_feasible(variant, [hand])
     return sum(points for _label, points in price_breakdown(variant, hand))
 
@@ -157,15 +175,17 @@ def check_feasible(
 
     ``hands`` are all the cards of one deal's entry (hands left, laid melds); no card may
     appear more often than the decks hold, nor jokers more than the game has, nor a rank
-    typed without suits more often than the decks hold of that rank. The violation's
-    ``field`` is the entry of ``fields`` for the hand where the surplus card appears.
+    typed without suits more often than the decks hold of that rank; nor may one hand hold
+    more cards than a hand of the game does. The violation's ``field`` is the entry of
+    ``fields`` for the hand where the surplus card appears.
     """
     seen: dict[Card, int] = {}
     ranks: dict[int, int] = {}
     per_rank = 4 * variant.decks
     for index, raw in enumerate(hands):
+        field = fields[index] if fields is not None and index < len(fields) else None
+        check_hand(variant, len(raw), field)
         hand = raw if isinstance(raw, Hand) else Hand(tuple(raw))
-        field = fields[index] if fields is not None else None
         _no_jokers_check(variant, hand.cards, field)
         for card in hand.cards:
             count = seen[card] = seen.get(card, 0) + 1

@@ -39,10 +39,22 @@ from dataclasses import dataclass
 
 from rules.arrangement import best_arrangement
 from rules.cards import Card, Suit, rank_code
-from rules.entries import bad_entry, entry_mapping, entry_seat, is_int, line_points, read_players
-from rules.errors import RulesError, RuleViolation
+from rules.entries import (
+    bad_entry,
+    bad_score,
+    deal_number,
+    entry_mapping,
+    entry_seat,
+    is_int,
+    line_points,
+    read_players,
+    stored_scores,
+    table_seats,
+)
+from rules.errors import RulesError, RuleViolation, token_text
 from rules.i18n import Phrase, _
-from rules.notation import cards_from_value, describe_cards, format_cards
+from rules.limits import read_cards
+from rules.notation import describe_cards, format_cards
 from rules.penalties import check_feasible
 from rules.results import DealScore, TableStanding
 from rules.variants import Variant
@@ -155,6 +167,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Ti
     including cards that could not all be in two decks and four jokers.
     """
     _require_tizlapos(variant)
+    number = deal_number(variant, number)
     data = entry_mapping(data, _ENTRY_KEYS)
     players = read_players(variant, data, _parse_player)
 
@@ -173,7 +186,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Ti
             _('"%(token)s" is not how a deal ends: expected römi or knock.'),
             code="bad_ending",
             field="ending",
-            token=str(ending),
+            token=token_text(ending),
         )
     assert isinstance(ending, str)
 
@@ -211,17 +224,14 @@ def _parse_knock_card(variant: Variant, ending: str, raw: object) -> Card | None
             field="knock_card",
             where="knock_card",
         )
-    try:
-        cards = cards_from_value(raw)
-    except RuleViolation as err:
-        raise err.at("knock_card") from None
+    cards = read_cards(variant, raw, "knock_card", count=False)
     allowed = ", ".join(rank_code(r) for r in variant.tiz_knock_cards)
     if len(cards) != 1 or cards[0].suit is None or cards[0].rank not in variant.tiz_knock_cards:
         raise RuleViolation(
             _('"%(token)s" cannot be a knock card: it must be one of these ranks: %(allowed)s.'),
             code="bad_knock_card",
             field="knock_card",
-            token=str(raw),
+            token=token_text(raw),
             allowed=allowed,
         )
     return cards[0]
@@ -242,17 +252,15 @@ def _parse_player(variant: Variant, seat: int, raw: object) -> TizPlayer:
             ),
             code="bad_special",
             field=f"{where}.special",
-            token=str(special),
+            token=token_text(special),
         )
     assert special is None or isinstance(special, str)
 
     cards: tuple[Card, ...] | None = None
     raw_cards = raw.get("cards")
     if raw_cards is not None and raw_cards != "":
-        try:
-            cards = tuple(cards_from_value(raw_cards))
-        except RuleViolation as err:
-            raise err.at(f"{where}.cards") from None
+        # A hand holds exactly ten cards: that is its limit, checked before any solving.
+        cards = tuple(read_cards(variant, raw_cards, f"{where}.cards", count=False))
         if len(cards) != HAND_SIZE:
             raise RuleViolation(
                 _("Seat %(seat)d's hand has %(count)d cards; enter all ten."),
@@ -260,6 +268,7 @@ def _parse_player(variant: Variant, seat: int, raw: object) -> TizPlayer:
                 field=f"{where}.cards",
                 seat=seat + 1,
                 count=len(cards),
+                limit=HAND_SIZE,
             )
 
     points = line_points(
@@ -509,13 +518,11 @@ def _special_name(kind: str) -> str:
 # -- the buli --------------------------------------------------------------------------------
 
 
-def _seat_list(flags: Mapping[str, object], key: str, seats: int) -> list[int]:
+def _seat_list(flags: Mapping[str, object], key: str, seats: int, number: int) -> list[int]:
     value = flags.get(key, [])
-    if not isinstance(value, list | tuple) or not all(
-        is_int(s) and 0 <= int(str(s)) < seats for s in value
-    ):
-        raise RulesError(f"deal flags {key!r} are not a list of seats: {value!r}")
-    return [int(str(s)) for s in value]
+    if not isinstance(value, list | tuple) or not all(is_int(s) and 0 <= s < seats for s in value):
+        raise bad_score(number, f"flags.{key}")
+    return [s for s in value if is_int(s)]
 
 
 def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableStanding:
@@ -532,20 +539,14 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
     or None) and ``deals_won``.
 
     Raises :class:`RuleViolation` when a deal's lines do not fit the buli: a seat out of
-    the buli playing without buying back in, a seat still in with no line, a winner who
-    is out, or a deal after the buli ended.
+    the buli playing without buying back in or scoring points, a seat still in with no
+    line, a re-entry of a seat still in, a winner who is out, or a deal after the buli
+    ended (each naming the deal in ``params["number"]``); and for scores or flags of the
+    wrong shape (``"bad_score"``).
     """
     _require_tizlapos(variant)
-    if not variant.min_players <= seats <= variant.max_players:
-        raise RuleViolation(
-            _("%(game)s is played by %(min)d to %(max)d players; this table has %(count)d."),
-            code="player_count",
-            field="seats",
-            game=variant.name,
-            min=variant.min_players,
-            max=variant.max_players,
-            count=seats,
-        )
+    seats = table_seats(variant, seats)
+    deals = stored_scores(variant, seats, deals)
     totals = [0] * seats
     active = [True] * seats
     units = [0] * seats
@@ -557,27 +558,28 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
     buli_winner: int | None = None
 
     for number, deal in enumerate(deals, 1):
-        if len(deal.points) != seats:
-            raise RulesError(f"deal has {len(deal.points)} scores for {seats} seats")
         if buli_winner is not None:
             raise RuleViolation(
-                _("The buli ended after deal %(number)d; deal %(next)d cannot be scored."),
+                _("The buli ended after deal %(ended)d; deal %(number)d cannot be scored."),
                 code="buli_over",
                 field="deals",
-                number=number - 1,
-                next=number,
+                number=number,
+                ended=number - 1,
             )
         flags = deal.flags
         winner = flags.get("winner")
-        if not is_int(winner) or not 0 <= int(str(winner)) < seats:
-            raise RulesError(f"deal {number} has no winner in its flags")
-        winner = int(str(winner))
+        if not (is_int(winner) and 0 <= winner < seats):
+            raise bad_score(number, "flags.winner")
         present_raw = flags.get("present", [True] * seats)
-        if not isinstance(present_raw, list | tuple) or len(present_raw) != seats:
-            raise RulesError(f"deal {number} flags 'present' do not match the seats")
-        present = [bool(p) for p in present_raw]
-        drop_outs = _seat_list(flags, "drop_out", seats)
-        comers = _seat_list(flags, "reenter", seats)
+        if (
+            not isinstance(present_raw, list | tuple)
+            or len(present_raw) != seats
+            or not all(isinstance(p, bool) for p in present_raw)
+        ):
+            raise bad_score(number, "flags.present")
+        present = [p is True for p in present_raw]
+        drop_outs = _seat_list(flags, "drop_out", seats, number)
+        comers = _seat_list(flags, "reenter", seats, number)
 
         # Re-entries happen before the deal, at the worst total of those still in.
         still_in = [s for s in range(seats) if active[s]]
@@ -622,6 +624,14 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
                     ),
                     code="penalty_missing",
                     field=f"players.{seat}.cards",
+                    seat=seat + 1,
+                    number=number,
+                )
+            if not present[seat] and deal.points[seat]:
+                raise RuleViolation(
+                    _("Seat %(seat)d is out of the buli, so it scores nothing in deal %(number)d."),
+                    code="seat_out",
+                    field=f"players.{seat}.points",
                     seat=seat + 1,
                     number=number,
                 )

@@ -10,12 +10,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property, partial
 from typing import TYPE_CHECKING, Any
 
 from rules.cards import Card
 from rules.entries import is_int
-from rules.errors import RuleViolation
-from rules.i18n import _
+from rules.errors import RuleViolation, token_text
+from rules.i18n import Phrase, _
+from rules.limits import (
+    MAX_CONTRACT_DEALS,
+    MAX_TEXT_LENGTH,
+    OPEN_GAME_DEALS,
+    TEXT_PER_CARD,
+    UNCAPPED_BUYS,
+)
 
 if TYPE_CHECKING:
     from rules.results import Arrangement
@@ -174,17 +182,47 @@ class Variant:
         """True for Räväytys and Rutupeli-like games (one contract per deal)."""
         return bool(self.deals)
 
-    def contract(self, deal: int) -> Contract:
-        """The contract of deal ``deal`` (1-based)."""
-        if not 1 <= deal <= len(self.deals):
-            raise RuleViolation(
-                _("There is no deal %(deal)s; this game has deals 1 to %(count)d."),
-                code="bad_deal",
-                field="deal",
-                deal=deal,
-                count=len(self.deals),
-            )
-        return self.deals[deal - 1]
+    def contract(self, deal: object) -> Contract:
+        """The contract of deal ``deal`` (1-based); anything else is no deal of this game."""
+        if is_int(deal) and 1 <= deal <= len(self.deals):
+            return self.deals[deal - 1]
+        raise RuleViolation(
+            _("There is no deal %(deal)s; this game has deals 1 to %(count)d."),
+            code="bad_deal",
+            field="deal",
+            deal=deal if is_int(deal) and deal.bit_length() <= 64 else token_text(deal),
+            count=len(self.deals),
+        )
+
+    # -- how much input the engine reads (see rules.limits) ---------------------------------
+
+    @cached_property
+    def max_buys(self) -> int:
+        """The most buys recorded for one player in one deal (0 where nobody buys)."""
+        if not self.is_contract_game:
+            return 0
+        return UNCAPPED_BUYS if self.buy_cap is None else self.buy_cap
+
+    @cached_property
+    def max_hand_cards(self) -> int:
+        """The most cards a hand may hold: the most dealt, the dealer's extra card (or a
+        card drawn), and two for every buy (the card bought and the penalty card)."""
+        return max(self.cards_dealt) + 1 + 2 * self.max_buys
+
+    @cached_property
+    def max_laydown_cards(self) -> int:
+        """The most cards one laydown (all its melds) may hold: it comes out of one hand."""
+        return self.max_hand_cards
+
+    @cached_property
+    def max_text_length(self) -> int:
+        """The most characters read as one hand or one laydown."""
+        return min(MAX_TEXT_LENGTH, TEXT_PER_CARD * self.max_hand_cards)
+
+    @cached_property
+    def max_deals(self) -> int:
+        """The most deals a table plays: a contract game's own, else a generous cap."""
+        return len(self.deals) if self.is_contract_game else OPEN_GAME_DEALS
 
     def best_arrangement(self, cards: Sequence[Card]) -> Arrangement:
         """The arrangement of ``cards`` into melds with the least deadwood."""
@@ -220,7 +258,21 @@ class Variant:
         variant_id = data.get("id")
         if not isinstance(variant_id, str):
             raise RuleViolation(_("A stored variant needs its id."), code="bad_option", field="id")
-        options = {k: v for k, v in data.items() if k != "id"}
+        # ``to_dict`` writes every field, another game's own settings too; those are left
+        # at their defaults here, so they never change this game (they used to: a stored
+        # Räväytys carried Tízlapos's joker price into its own table).
+        options: dict[str, object] = {}
+        for key, value in data.items():
+            if not isinstance(key, str):
+                raise RuleViolation(
+                    _('There is no setting "%(option)s".'),
+                    code="bad_option",
+                    field="id",
+                    option=token_text(key),
+                    token=token_text(key),
+                )
+            if key != "id" and _own(variant_id, key):
+                options[key] = value
         return get_variant(variant_id, **options)
 
 
@@ -398,44 +450,108 @@ for _f in dataclasses.fields(Variant):
     }[_type]
 del _f, _type
 
+# The settings that belong to one game only; every other setting is shared by all four.
+_OWN_PREFIXES = {"gin_romi": "gin_", "tizlapos_romi": "tiz_"}
 
-def _bad(name: str, expected: str, value: object) -> RuleViolation:
+# The most any number of points may be: a card's value, a bonus, a deduction, a payment.
+MAX_POINTS = 1000
+# A target or a limit of a whole game (first to 150, out at 100).
+MAX_TARGET = 10_000
+# The most players at one table.
+MAX_PLAYERS = 8
+# The longest name a game may be given.
+MAX_NAME = 100
+# Gin Römi and Tízlapos entries read ten-card hands (``HAND_SIZE`` of their modules).
+_TEN_CARD_GAMES = frozenset({"gin_romi", "tizlapos_romi"})
+_TEN = 10
+
+# (least, most) for the whole-number settings; anything not named takes 0 to MAX_POINTS.
+_RANGES: dict[str, tuple[int, int]] = {
+    "min_players": (2, MAX_PLAYERS),
+    "max_players": (2, MAX_PLAYERS),
+    "decks": (1, 4),
+    "jokers": (0, 8),
+    "min_run": (2, 13),
+    "min_set": (2, 13),
+    "max_set": (2, 64),
+    "buy_cap": (0, UNCAPPED_BUYS),
+    "gin_target": (1, MAX_TARGET),
+    "gin_settle_game": (0, MAX_TARGET),
+    "gin_settle_shutout": (0, MAX_TARGET),
+    "tiz_elimination": (1, MAX_TARGET),
+    "tiz_kis_buli_limit": (1, MAX_TARGET),
+}
+
+
+def _own(variant_id: str, name: str) -> bool:
+    """Whether setting ``name`` can belong to game ``variant_id`` (not another's own)."""
+    return all(
+        variant_id == owner or not name.startswith(prefix)
+        for owner, prefix in _OWN_PREFIXES.items()
+    )
+
+
+def _translated(text: str, translate: Callable[[str], str]) -> str:
+    return translate(text)
+
+
+def _whole_number(low: int, high: int, translate: Callable[[str], str]) -> str:
+    return translate(_("a whole number from %(min)d to %(max)d")) % {"min": low, "max": high}
+
+
+def _phrase(expected: str | Phrase) -> Phrase:
+    # Built from module functions, not lambdas, so that a violation can still be pickled.
+    return expected if isinstance(expected, Phrase) else Phrase(partial(_translated, expected))
+
+
+def _range_phrase(low: int, high: int) -> Phrase:
+    return Phrase(partial(_whole_number, low, high))
+
+
+def _bad(name: str, expected: str | Phrase, value: object) -> RuleViolation:
     return RuleViolation(
         _('The setting "%(option)s" cannot be %(token)s; expected %(expected)s.'),
         code="bad_option",
         field=name,
         option=name,
-        token=repr(value),
-        expected=expected,
+        token=token_text(value),
+        expected=_phrase(expected),
     )
+
+
+def _whole(name: str, value: object, low: int, high: int) -> int:
+    if not (is_int(value) and low <= value <= high):
+        raise _bad(name, _range_phrase(low, high), value)
+    return value
 
 
 def _coerce(name: str, value: object, defaults: Mapping[str, Any]) -> object:
     kind = _KINDS[name]
+    low, high = _RANGES.get(name, (0, MAX_POINTS))
     if kind == _BOOL:
         if not isinstance(value, bool):
             raise _bad(name, _("true or false"), value)
         return value
     if kind == _INT:
-        if not is_int(value) or int(str(value)) < 0:
-            raise _bad(name, _("a whole number, 0 or more"), value)
-        return value
+        return _whole(name, value, low, high)
     if kind == _OPT_INT:
-        if value is not None and (not is_int(value) or int(str(value)) < 0):
+        if value is None:
+            return value
+        if not (is_int(value) and low <= value <= high):
             raise _bad(name, _("a whole number, 0 or more, or none"), value)
         return value
     if kind == _STR:
-        if not isinstance(value, str) or not value.strip():
+        if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
             raise _bad(name, _("some text"), value)
         return value
     if kind == _INTS:
-        if not isinstance(value, list | tuple) or not all(
-            is_int(v) and 0 < int(str(v)) <= 13 for v in value
-        ):
+        if not isinstance(value, list | tuple) or not all(is_int(v) and 0 < v <= 13 for v in value):
             raise _bad(name, _("a list of whole numbers"), value)
-        return tuple(int(str(v)) for v in value)
+        return tuple(int(v) for v in value)
     if kind == _WORDS:
-        if not isinstance(value, list | tuple) or not all(v in TIE_ORDER_KEYS for v in value):
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(v, str) and v in TIE_ORDER_KEYS for v in value
+        ):
             raise _bad(name, ", ".join(TIE_ORDER_KEYS), value)
         return tuple(str(v) for v in value)
     if kind == _DEALS:
@@ -447,11 +563,9 @@ def _coerce(name: str, value: object, defaults: Mapping[str, Any]) -> object:
             raise _bad(name, _("a table of card values"), value)
         table = dict(defaults["penalty_table"])
         for key, points in value.items():
-            if key not in PENALTY_KEYS:
+            if not isinstance(key, str) or key not in PENALTY_KEYS:
                 raise _bad(name, ", ".join(PENALTY_KEYS), key)
-            if not is_int(points) or points < 0:
-                raise _bad(name, _("a whole number, 0 or more"), points)
-            table[key] = points
+            table[key] = _whole(name, points, 0, MAX_POINTS)
         return table
     raise AssertionError(kind)  # pragma: no cover
 
@@ -461,20 +575,19 @@ def _contract(name: str, item: object) -> Contract:
         return item
     sets: object = None
     runs: object = None
-    if isinstance(item, Mapping) and set(item) <= {"sets", "runs"}:
+    if isinstance(item, Mapping) and all(k in ("sets", "runs") for k in item):
         sets, runs = item.get("sets", 0), item.get("runs", 0)
     elif isinstance(item, list | tuple) and len(item) == 2:
         sets, runs = item
     if not (is_int(sets) and is_int(runs)):
         raise _bad(name, _('contracts like {"sets": 2, "runs": 1}'), item)
-    assert isinstance(sets, int) and isinstance(runs, int)
     if sets < 0 or runs < 0 or sets + runs == 0:
         raise _bad(name, _("at least one meld per contract"), item)
     return Contract(sets=sets, runs=runs)
 
 
 def _check_consistent(v: Variant) -> None:
-    def bad(option: str, expected: str) -> RuleViolation:
+    def bad(option: str, expected: str | Phrase) -> RuleViolation:
         return _bad(option, expected, getattr(v, option))
 
     if v.decks < 1:
@@ -489,18 +602,42 @@ def _check_consistent(v: Variant) -> None:
         raise bad("max_set", _("none, or no fewer than the shortest set"))
     if not (v.ace_low or v.ace_high):
         raise bad("ace_high", _("true when the ace may not be low"))
+    if v.id in _TEN_CARD_GAMES:
+        # These games have no contracts, and their entries read ten-card hands.
+        if v.deals:
+            raise bad("deals", _("no contracts: this game has none"))
+        if v.cards_dealt != (_TEN,):
+            raise bad("cards_dealt", _("10: the entries read ten-card hands"))
+    else:
+        if not v.deals:
+            raise bad("deals", _("at least one contract: this is a contract game"))
+        if len(v.deals) > MAX_CONTRACT_DEALS:
+            raise bad("deals", _range_phrase(1, MAX_CONTRACT_DEALS))
     if v.deals and len(v.cards_dealt) != len(v.deals):
         raise bad("cards_dealt", _("one number per deal"))
     if not v.cards_dealt or any(n < 1 for n in v.cards_dealt):
         raise bad("cards_dealt", _("a number of cards for each deal"))
+    for contract, dealt in zip(v.deals, v.cards_dealt, strict=False):
+        # The contract is laid down from one hand: the cards dealt, one drawn, and buys.
+        if contract.sets * v.min_set + contract.runs * v.min_run > dealt + 1 + 2 * v.max_buys:
+            raise bad("deals", _("contracts that a hand of the deal can lay down"))
+    if v.id == "gin_romi" and (v.min_players, v.max_players) != (2, 2):
+        raise bad("min_players" if v.min_players != 2 else "max_players", _("2: a game for two"))
+    if not v.tiz_knock_cards:
+        raise bad("tiz_knock_cards", _("the ranks a knocker may keep, like [2, 3]"))
+    if v.tiz_kis_buli and v.tiz_kis_buli_limit >= v.tiz_elimination:
+        # "Under 50 while all others are over it": the others would long be out.
+        raise bad("tiz_kis_buli_limit", _("less than the points that put a player out"))
 
 
 def get_variant(variant_id: str, **options: object) -> Variant:
     """The variant ``variant_id`` with its defaults, changed by ``options``.
 
     ``variant_id`` is one of :data:`VARIANT_IDS`. Each option is a field of
-    :class:`Variant`; an unknown option or a value of the wrong kind raises
-    :class:`RuleViolation` (code ``"bad_option"``).
+    :class:`Variant`; a setting of another game (``gin_*`` belongs to Gin Römi, ``tiz_*``
+    to Tízlapos Römi), an unknown option, a value of the wrong kind or out of range, or
+    settings that together make a game nobody can score (a contract game without
+    contracts) raise :class:`RuleViolation` (code ``"bad_option"``).
     """
     defaults = _defaults(variant_id)
     values = dict(defaults)
@@ -513,12 +650,31 @@ def get_variant(variant_id: str, **options: object) -> Variant:
                 option=name,
                 token=name,
             )
+        if not _own(variant_id, name):
+            raise RuleViolation(
+                _('There is no setting "%(option)s" in %(game)s.'),
+                code="bad_option",
+                field=name,
+                option=name,
+                token=name,
+                game=defaults["name"],
+            )
         values[name] = _coerce(name, value, defaults)
-    # The joker penalty is one setting with two names; changing either changes both.
-    if "tiz_joker_penalty" in options and "penalty_table" not in options:
-        values["penalty_table"] = {**values["penalty_table"], "JOKER": values["tiz_joker_penalty"]}
-    elif variant_id == "tizlapos_romi":
-        values["tiz_joker_penalty"] = values["penalty_table"]["JOKER"]
+    if variant_id == "tizlapos_romi":
+        # The joker's price is one setting with two names; changing either changes both.
+        table: dict[str, int] = values["penalty_table"]
+        given = options.get("penalty_table")
+        if "tiz_joker_penalty" in options:
+            joker = values["tiz_joker_penalty"]
+            if isinstance(given, Mapping) and "JOKER" in given and given["JOKER"] != joker:
+                raise _bad(
+                    "tiz_joker_penalty",
+                    _("the joker's value in the table of card values"),
+                    joker,
+                )
+            values["penalty_table"] = {**table, "JOKER": joker}
+        else:
+            values["tiz_joker_penalty"] = table["JOKER"]
     variant = Variant(**values)
     _check_consistent(variant)
     return variant
@@ -604,7 +760,9 @@ def describe_options(
                 _("Buying a discard"),
                 _("at most %(count)d buys per player per deal") % {"count": v.buy_cap}
                 if v.buy_cap is not None
-                else _("no limit"),
+                # The engine's own cap (rules.limits.UNCAPPED_BUYS), stated where it is met.
+                else _("no limit; a score sheet takes up to %(count)d per player per deal")
+                % {"count": v.max_buys},
             )
         )
         rows.append(

@@ -145,13 +145,19 @@ def test_feasibility_matches_the_decks(variant_id: str, hands: list[list[Card]])
         count <= (variant.jokers if card.is_joker else variant.decks)
         for card, count in counts.items()
     )
+    # A hand larger than the game's is refused as such, whatever its cards.
+    too_large = any(len(hand) > variant.max_hand_cards for hand in hands)
     try:
         check_feasible(variant, hands)
     except RuleViolation as err:
+        if err.code == "hand_too_large":
+            assert too_large
+            return
         assert err.code in ("too_many_copies", "no_jokers")
         assert not possible
     else:
         assert possible
+        assert not too_large
 
 
 @settings(max_examples=200, deadline=None)
@@ -169,6 +175,7 @@ def test_feasibility_with_suitless_ranks(
     possible = all(n <= variant.decks for n in per_card.values()) and all(
         n <= 4 * variant.decks for n in per_rank.values()
     )
+    possible = possible and len(cards) + len(loose) <= variant.max_hand_cards
     try:
         check_feasible(variant, [Hand(tuple(cards), tuple(loose))])
     except RuleViolation:

@@ -274,3 +274,91 @@ def test_best_arrangement_delegates_to_the_solver() -> None:
     best = v.best_arrangement(parse_cards("AS 2S 3S 4H 5H 6H 7D 8D 9C KC"))
     assert best.deadwood == 7 + 8 + 9 + 10
     assert len(best.melds) == 2
+
+
+# -- impossible options (each of these was accepted, or crashed, before) --------------------
+
+HUGE = 10**5000  # more digits than Python turns into text
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "options", "field"),
+    [
+        # A contract game needs its contracts.
+        ("ravaytys", {"deals": []}, "deals"),
+        ("rutupeli", {"deals": ()}, "deals"),
+        ("ravaytys", {"deals": [], "cards_dealt": []}, "deals"),
+        # A contract no hand of the deal could lay down: 10 sets of 3 in a hand of 25.
+        ("ravaytys", {"deals": [{"sets": 10}], "cards_dealt": [11]}, "deals"),
+        ("rutupeli", {"deals": [[0, 5]], "cards_dealt": [12]}, "deals"),
+        ("ravaytys", {"deals": [{"sets": HUGE}], "cards_dealt": [11]}, "deals"),
+        ("ravaytys", {"deals": [[1, 0]] * 21, "cards_dealt": [11] * 21}, "deals"),
+        # Contracts belong to the contract games.
+        ("gin_romi", {"deals": [{"sets": 2}], "cards_dealt": [10]}, "deals"),
+        ("tizlapos_romi", {"deals": [{"sets": 2}], "cards_dealt": [10]}, "deals"),
+        # The hand the entries read is ten cards.
+        ("gin_romi", {"cards_dealt": [7]}, "cards_dealt"),
+        ("tizlapos_romi", {"cards_dealt": [10, 10]}, "cards_dealt"),
+        ("ravaytys", {"cards_dealt": [HUGE] * 8}, "cards_dealt"),
+        # Targets and limits of zero or less.
+        ("gin_romi", {"gin_target": 0}, "gin_target"),
+        ("gin_romi", {"gin_target": HUGE}, "gin_target"),
+        ("tizlapos_romi", {"tiz_elimination": 0}, "tiz_elimination"),
+        ("tizlapos_romi", {"tiz_kis_buli_limit": 0}, "tiz_kis_buli_limit"),
+        ("tizlapos_romi", {"tiz_kis_buli": True, "tiz_kis_buli_limit": 100}, "tiz_kis_buli_limit"),
+        ("tizlapos_romi", {"tiz_knock_cards": []}, "tiz_knock_cards"),
+        ("tizlapos_romi", {"tiz_knock_cards": [HUGE]}, "tiz_knock_cards"),
+        # Negative or absurd penalties and counts.
+        ("ravaytys", {"penalty_table": {"A": HUGE}}, "penalty_table"),
+        ("ravaytys", {"penalty_table": {"JOKER": 10**9}}, "penalty_table"),
+        ("ravaytys", {"ravaytys_bonus": HUGE}, "ravaytys_bonus"),
+        ("tizlapos_romi", {"tiz_joker_penalty": 10**9}, "tiz_joker_penalty"),
+        ("rutupeli", {"buy_cap": 1000}, "buy_cap"),
+        ("ravaytys", {"decks": 1000}, "decks"),
+        ("ravaytys", {"decks": HUGE}, "decks"),
+        ("ravaytys", {"jokers": 1000}, "jokers"),
+        ("ravaytys", {"max_players": 1000}, "max_players"),
+        ("ravaytys", {"name": "x" * 1000}, "name"),
+        # Gin Römi is a game for two.
+        ("gin_romi", {"min_players": 3, "max_players": 3}, "min_players"),
+        ("gin_romi", {"max_players": 4}, "max_players"),
+        # One setting with two names must not say two things.
+        (
+            "tizlapos_romi",
+            {"tiz_joker_penalty": 15, "penalty_table": {"JOKER": 30}},
+            "tiz_joker_penalty",
+        ),
+        # Each game's settings are its own.
+        ("ravaytys", {"tiz_joker_penalty": 5}, "tiz_joker_penalty"),
+        ("rutupeli", {"gin_target": 100}, "gin_target"),
+        ("gin_romi", {"tiz_elimination": 50}, "tiz_elimination"),
+        ("tizlapos_romi", {"gin_spade_doubles": True}, "gin_spade_doubles"),
+    ],
+    ids=lambda v: "+".join(v) if isinstance(v, dict) else str(v),
+)
+def test_impossible_options_are_refused(
+    variant_id: str, options: dict[str, object], field: str
+) -> None:
+    with pytest.raises(RuleViolation) as info:
+        get_variant(variant_id, **options)
+    assert info.value.code == "bad_option"
+    assert info.value.field == field
+    json.dumps(info.value.to_dict())
+    assert len(info.value.message) < 300
+
+
+def test_a_tizlapos_option_leaves_the_ravaytys_joker_alone() -> None:
+    # The joker price of Tízlapos had two names, and the second one was read for every game.
+    with pytest.raises(RuleViolation) as info:
+        get_variant("ravaytys", tiz_joker_penalty=5)
+    assert (info.value.code, info.value.field) == ("bad_option", "tiz_joker_penalty")
+    # A variant stored with every setting (to_dict writes them all) keeps its own price.
+    stored = get_variant("ravaytys").to_dict()
+    stored["tiz_joker_penalty"] = 5
+    del stored["penalty_table"]
+    assert Variant.from_dict(stored).penalty_table["JOKER"] == 50
+    assert Variant.from_dict(stored) == get_variant("ravaytys")
+    # In Tízlapos the two names still are one setting.
+    tiz = get_variant("tizlapos_romi", tiz_joker_penalty=15, penalty_table={"A": 11})
+    assert (tiz.penalty_table["JOKER"], tiz.penalty_table["A"]) == (15, 11)
+    assert Variant.from_dict(tiz.to_dict()) == tiz
