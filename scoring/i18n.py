@@ -1,4 +1,4 @@
-"""Show the rules engine's words in the reader's language.
+"""The rules engine's words in the reader's language: its errors (core.i18n) and contracts.
 
 The engine marks its English messages for extraction but cannot translate them (it imports
 no Django); this is where they meet gettext.
@@ -10,25 +10,10 @@ from collections.abc import Mapping
 
 from django.utils.translation import gettext
 
-from rules import Contract, RuleViolation
-from rules.i18n import Phrase
+from core.i18n import violation_text
+from rules import Contract
 
-
-def violation_text(error: RuleViolation) -> str:
-    params = {key: _translated(value) for key, value in error.params.items()}
-    try:
-        return gettext(error.template) % params
-    except (KeyError, TypeError, ValueError):
-        # A translation with a broken placeholder must not turn a player's typo into a crash.
-        return error.message
-
-
-def _translated(value: object) -> object:
-    if isinstance(value, RuleViolation):
-        return violation_text(value)
-    if isinstance(value, Phrase):
-        return value.text(gettext)
-    return value
+__all__ = ["contract_text", "violation_text"]
 
 
 def contract_text(contract: Mapping[str, int] | None) -> str:

@@ -52,7 +52,7 @@ def _renumbered(error: RuleViolation, numbers: Sequence[int]) -> RuleViolation:
     # The engine counts deals by position; with a voided deal set aside, position and deal
     # number differ, and the player reads deal numbers.
     params = dict(error.params)
-    for key in ("number", "next"):
+    for key in ("number", "next", "ended"):
         value = params.get(key)
         if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= len(numbers):
             params[key] = numbers[value - 1]

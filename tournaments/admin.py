@@ -10,8 +10,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest
-from django.utils.translation import gettext
 
+from core.i18n import violation_text
 from rules import RuleViolation
 from tournaments.models import (
     Club,
@@ -39,7 +39,7 @@ from tournaments.services import (
 
 
 def _refusal_text(refusal: RuleViolation) -> str:
-    return gettext(refusal.template) % refusal.params
+    return violation_text(refusal)
 
 
 def _saved_as(obj: Membership, saved: Membership) -> None:

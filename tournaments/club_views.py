@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from core.i18n import violation_text
 from core.paging import paginate_table
 from rules import RuleViolation
 from tournaments.models import MembershipChange, Role
@@ -81,7 +82,7 @@ def club_role_set(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
     try:
         membership_role_set(membership=membership, role=form.cleaned_data["role"], by=request.user)
     except RuleViolation as error:
-        messages.error(request, gettext(error.template) % error.params)
+        messages.error(request, violation_text(error))
         return redirect("club_roles", slug=club.slug)
     name, role = _person(membership.user), Role(membership.role).label
     messages.success(
