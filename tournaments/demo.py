@@ -42,6 +42,7 @@ def demo_load() -> Club:
             membership_add(club=club, user=user, role=role, by=None)
     club_stats_refresh(club_id=club.pk)
     demo_nights(club)
+    demo_finished_night(club)
     return club
 
 
@@ -209,3 +210,54 @@ def _demo_correction(table: object) -> None:
         expected_version=deal.version,
         request_id=f"demo-correct-{deal.pk}",
     )
+
+
+FINISHED_NIGHT = "Rutupeli last Saturday"
+
+
+def demo_finished_night(club: Club) -> None:
+    """A finished event: all seven games played and confirmed, the event closed (its table
+    link says so), and the PIN option on, so the manage page shows each player's PIN."""
+    import datetime
+
+    from scoring.services import Actor, deal_confirm, deal_record, event_finish
+    from tournaments.models import Event, Player
+    from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
+
+    if Event.objects.filter(club=club, name=FINISHED_NIGHT).exists():
+        return
+    event = event_create(
+        club=club,
+        name=FINISHED_NIGHT,
+        date=datetime.date(2026, 11, 21),
+        venue="Kerhohuone",
+        variant_id="rutupeli",
+        confirm_needs_pin=True,
+    )
+    for name in DEMO_PLAYERS[:4]:
+        player = Player.objects.get_or_create(club=club, name=name)[0]
+        registration_add(event=event, player=player, checked_in=True)
+    stage = stage_draw(event=event, seed=2025)
+    stage_confirm(stage=stage)
+    (table,) = stage.tables.all()
+    hands = ["KH 5S", "AC", "7D 7C 2S", "QS"]
+    for number in range(1, 8):
+        out = number % 4
+        deal = deal_record(
+            table=table,
+            number=number,
+            entry={
+                "out": out,
+                "players": [_hand(None if seat == out else hands[seat]) for seat in range(4)],
+            },
+            by=Actor(device="demo-phone-a", seat=out),
+            expected_version=0,
+            request_id=f"demo-finished-{number}",
+        )
+        deal_confirm(
+            deal=deal,
+            by=Actor(device="demo-desk", is_director=True),
+            expected_version=deal.version,
+            request_id=f"demo-finished-confirm-{number}",
+        )
+    event_finish(event=event)

@@ -87,9 +87,17 @@ def test_demo_shows_a_night_for_every_game_with_each_state(db):
 
     call_command("demo_load")
     events = Event.objects.filter(club__slug="demo")
-    assert sorted(events.values_list("variant_id", flat=True)) == sorted(
-        ["rutupeli", "ravaytys", "gin_romi", "tizlapos_romi"]
-    )
+    assert set(events.values_list("variant_id", flat=True)) == {
+        "rutupeli",
+        "ravaytys",
+        "gin_romi",
+        "tizlapos_romi",
+    }
+    # A finished night: every game confirmed, the event closed, its PIN option shown.
+    finished = events.get(status="finished")
+    assert finished.confirm_needs_pin
+    (sheet,) = event_sheets(event=finished)
+    assert sheet.standing.finished and not sheet.unconfirmed
     sheets = [sheet for event in events for sheet in event_sheets(event=event)]
     assert any(sheet.standing.finished and sheet.has_final for sheet in sheets)  # a Gin game over
     assert any(sheet.unconfirmed for sheet in sheets)
