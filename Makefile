@@ -36,9 +36,10 @@ run: demo ## Install, migrate, load the demo and serve http://127.0.0.1:8000 (SQ
 test: install ## The whole suite: SQLite, then PostgreSQL + a real Celery worker on Redis, and the browser tests
 	$(PY) tests/run_all.py
 
-lint: install ## ruff check and format check; mypy on rules/
+lint: install ## ruff check and format check; the import layers; mypy on rules/
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy rules
 
 format: install ## Apply ruff's formatting and safe fixes

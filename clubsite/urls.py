@@ -15,6 +15,7 @@ urlpatterns = [
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("tournaments.urls")),
+    path("", include("scoring.urls")),
 ]
 
 # The site's own error pages (translated, phone-sized); used only when DEBUG is off.

@@ -176,6 +176,9 @@ def deal_record(
     deal.submitted_device = by.device
     deal.save()
     _version_row(deal, action, by, request_id)
+    if not table.has_scores:
+        # Under this table's own lock: the draw of its stage now stands.
+        Table.objects.filter(pk=table.pk).update(has_scores=True)
     return deal
 
 

@@ -11,7 +11,6 @@ from typing import Any
 import segno
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -24,12 +23,10 @@ from scoring.forms import (
     ConfirmForm,
     DealMetaForm,
     SeatForm,
-    VoidForm,
     entry_from_post,
     field_for,
     post_from_entry,
 )
-from scoring.history import table_history_lines
 from scoring.i18n import contract_text, violation_text
 from scoring.models import Deal, SeatClaim
 from scoring.selectors import event_ranking, event_sheets, seat_claim_of, table_sheet
@@ -41,13 +38,10 @@ from scoring.services import (
     deal_confirm,
     deal_judge,
     deal_record,
-    deal_void,
-    event_finish,
     seat_claim,
     seat_release,
 )
 from tournaments.models import Event, EventStatus, Role, StageStatus, Table
-from tournaments.permissions import get_club_for
 from tournaments.selectors import club_membership
 
 DEVICE_COOKIE = "lappu_device"
@@ -97,7 +91,7 @@ def _link_gone(request: HttpRequest, key: str) -> HttpResponse:
     return response
 
 
-def _device(request: HttpRequest) -> str:
+def device_of(request: HttpRequest) -> str:
     if not hasattr(request, "_lappu_device"):
         cookie = request.COOKIES.get(DEVICE_COOKIE, "")
         valid = (
@@ -110,10 +104,10 @@ def _device(request: HttpRequest) -> str:
 
 
 def _with_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    if request.COOKIES.get(DEVICE_COOKIE) != _device(request):
+    if request.COOKIES.get(DEVICE_COOKIE) != device_of(request):
         response.set_cookie(
             DEVICE_COOKIE,
-            _device(request),
+            device_of(request),
             max_age=2 * 365 * 24 * 3600,
             samesite="Lax",
             httponly=True,
@@ -131,9 +125,9 @@ def _is_director(request: HttpRequest, table: Table) -> bool:
 
 def _actor(request: HttpRequest, table: Table) -> Actor:
     if not hasattr(request, "_lappu_actor"):
-        claim = seat_claim_of(table=table, device=_device(request))
+        claim = seat_claim_of(table=table, device=device_of(request))
         request._lappu_actor = Actor(
-            device=_device(request),
+            device=device_of(request),
             seat=claim.position if claim else None,
             user=request.user,
             is_director=_is_director(request, table),
@@ -205,10 +199,10 @@ def table_seat(request: HttpRequest, table: Table) -> HttpResponse:
         messages.error(request, _("Pick your seat from the list."))
     elif form.cleaned_data["seat"] is None:
         # "Not you?": this phone lets its seat go and asks again.
-        seat_release(table=table, device=_device(request))
+        seat_release(table=table, device=device_of(request))
     else:
         try:
-            seat_claim(table=table, position=form.cleaned_data["seat"], device=_device(request))
+            seat_claim(table=table, position=form.cleaned_data["seat"], device=device_of(request))
         except RuleViolation as error:
             messages.error(request, violation_text(error))
     return redirect("table_entry", key=table.entry_key)
@@ -398,85 +392,3 @@ def _live_context(event: Event) -> dict[str, Any]:
         "ranking": event_ranking(event=event, sheets=sheets),
         "pending": any(sheet.unconfirmed for sheet in sheets),
     }
-
-
-def _director_table(request: HttpRequest, slug: str, event_id: int, table_id: int) -> Table:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    return get_object_or_404(
-        Table.objects.select_related("stage__event__club"),
-        pk=table_id,
-        stage__event_id=event_id,
-        stage__event__club=club,
-    )
-
-
-@login_required
-def table_history(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
-    table = _director_table(request, slug, event_id, table_id)
-    sheet = table_sheet(table=table)
-    context = {
-        "table": table,
-        "sheet": sheet,
-        "event": table.stage.event,
-        "history": table_history_lines(table=table, names=[s.player.name for s in sheet.seats]),
-        "claims": {c.position: c for c in SeatClaim.objects.filter(table=table)},
-        "request_id": uuid.uuid4().hex,
-    }
-    return render(request, "scoring/table_history.html", context)
-
-
-@login_required
-@require_POST
-def deal_void_view(
-    request: HttpRequest, slug: str, event_id: int, table_id: int, number: int
-) -> HttpResponse:
-    table = _director_table(request, slug, event_id, table_id)
-    deal = get_object_or_404(Deal, table=table, number=number)
-    form = VoidForm(request.POST)
-    form.is_valid()
-    try:
-        deal_void(
-            deal=deal,
-            by=Actor(device=_device(request), user=request.user, is_director=True),
-            note=form.cleaned_data.get("note", ""),
-            request_id=form.save_id,
-        )
-    except (RuleViolation, TableClosed) as error:
-        messages.error(request, _message_for(error))
-    else:
-        messages.success(
-            request,
-            _("Deal %(number)d is voided; the table enters it again.") % {"number": number},
-        )
-    return redirect("table_history", slug=slug, event_id=event_id, table_id=table_id)
-
-
-@login_required
-@require_POST
-def seat_free_view(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
-    table = _director_table(request, slug, event_id, table_id)
-    form = SeatForm(request.POST)
-    if form.is_valid() and form.cleaned_data["seat"] is not None:
-        seat_release(table=table, position=form.cleaned_data["seat"])
-        messages.success(request, _("The seat is free: the player picks it again on their phone."))
-    return redirect("table_history", slug=slug, event_id=event_id, table_id=table_id)
-
-
-def _message_for(error: Exception) -> str:
-    if isinstance(error, RuleViolation):
-        return violation_text(error)
-    return _("This table no longer takes scores.")
-
-
-@login_required
-@require_POST
-def event_finish_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    event = get_object_or_404(Event, pk=event_id, club=club)
-    try:
-        event_finish(event=event)
-    except RuleViolation as error:
-        messages.error(request, violation_text(error))
-    else:
-        messages.success(request, _("The event is finished; its tables' links are closed."))
-    return redirect("event_manage", slug=slug, event_id=event_id)

@@ -6,15 +6,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from rules import RuleViolation, describe_options
-from scoring.i18n import violation_text
-from scoring.models import Deal
-from scoring.selectors import event_sheets, flagged_confirmations
-from scoring.services import event_finish_refusal
+from core.i18n import violation_text
+from rules import RuleViolation
 from tournaments.forms import EventForm, GuestForm
 from tournaments.models import (
     Event,
@@ -27,7 +23,6 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import get_club_for
-from tournaments.selectors import event_registrations, registerable_players
 from tournaments.services import (
     event_create,
     registration_add,
@@ -72,34 +67,6 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("Event created. Register the players next."))
             return redirect("event_manage", slug=slug, event_id=event.pk)
     return render(request, "tournaments/event_new.html", {"club": club, "form": form})
-
-
-@login_required
-def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
-    stage = event.stages.order_by("-number").first()
-    tables = (
-        Table.objects.filter(stage=stage).prefetch_related("seats__player").order_by("number")
-        if stage
-        else []
-    )
-    context = {
-        "event": event,
-        "club": event.club,
-        "rules": describe_options(event.variant, gettext),
-        "registrations": event_registrations(event=event),
-        "players": registerable_players(event=event),
-        "guest_form": GuestForm(),
-        "stage": stage,
-        "preview_tables": tables if stage and stage.status == StageStatus.PREVIEW else [],
-        "sheets": event_sheets(event=event),
-        "finish_refusal": event_finish_refusal(event=event),
-        "flagged": flagged_confirmations(event=event),
-        "checked_in": event.registrations.filter(status=RegistrationStatus.CHECKED_IN).count(),
-        # A draw may be redone (say, for a late arrival) until the first score exists.
-        "can_draw": stage is None or not Deal.objects.filter(table__stage=stage).exists(),
-    }
-    return render(request, "tournaments/event_manage.html", context)
 
 
 def _posted_id(request: HttpRequest, name: str) -> int:

@@ -333,6 +333,9 @@ class Table(models.Model):
     number = models.PositiveSmallIntegerField(_("table number"))
     # The table's private score-entry link: unguessable, and replaced when revoked.
     entry_key = models.CharField(_("entry key"), max_length=32, unique=True, default=new_entry_key)
+    # Set by the first score saved here (under this row's lock): from then on the stage's
+    # draw stands. Kept on the table so the draw can tell without asking the scores.
+    has_scores = models.BooleanField(_("scores entered"), default=False)
 
     class Meta:
         ordering = ["stage", "number"]

@@ -15,6 +15,7 @@ from tournaments.models import (
     Registration,
     RegistrationStatus,
     Role,
+    Stage,
 )
 
 
@@ -77,3 +78,8 @@ def club_role_history(*, club: Club) -> QuerySet[MembershipChange]:
         .select_related("user", "changed_by")
         .order_by("-changed_at", "-pk")
     )
+
+
+def stage_current(*, event: Event) -> Stage | None:
+    """The event's latest stage (being drawn, seated or finished), or None before a draw."""
+    return event.stages.order_by("-number").first()

@@ -199,10 +199,14 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
     return stage
 
 
-def _refuse_if_scored(stage: Stage) -> None:
-    from scoring.models import Deal
+def stage_is_frozen(*, stage: Stage) -> bool:
+    """Whether the stage's draw stands: a score has been entered at one of its tables. The
+    one rule for the services that redraw or swap and for the page that offers them."""
+    return stage.tables.filter(has_scores=True).exists()
 
-    if Deal.objects.filter(table__stage=stage).exists():
+
+def _refuse_if_scored(stage: Stage) -> None:
+    if stage_is_frozen(stage=stage):
         raise RuleViolation(
             _("Scores have been entered at this stage: the draw can no longer change."),
             code="draw_has_scores",

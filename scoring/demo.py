@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from tournaments.models import Club, Membership, Role
-from tournaments.services import club_stats_refresh, membership_add
+from scoring.models import Deal
+from scoring.services import Actor, deal_confirm, deal_record, event_finish
+from tournaments.models import Club, Event, Membership, Player, Role
+from tournaments.services import (
+    club_stats_refresh,
+    event_create,
+    membership_add,
+    registration_add,
+    stage_confirm,
+    stage_draw,
+)
 
 DEMO_USERS: list[tuple[str, str, Role | None, bool]] = [
     # (username, full name, role in the demo club, site admin)
@@ -148,11 +159,6 @@ DEMO_NIGHTS: list[tuple[str, str, int, list[dict[str, object]], list[dict[str, o
 def demo_nights(club: Club) -> None:
     """Club nights in progress, one per game: some deals confirmed, table 1's last one
     waiting, and one correction so the history has something to show."""
-    import datetime
-
-    from scoring.services import Actor, deal_confirm, deal_record
-    from tournaments.models import Event, Player
-    from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 
     players = [Player.objects.get_or_create(club=club, name=name)[0] for name in DEMO_PLAYERS]
     for offset, (name, variant_id, count, first_deals, second_deals) in enumerate(DEMO_NIGHTS):
@@ -195,8 +201,6 @@ def demo_nights(club: Club) -> None:
 
 def _demo_correction(table: object) -> None:
     """Someone at seat 3 fixes a hand in the waiting deal: the history shows old and new."""
-    from scoring.models import Deal
-    from scoring.services import Actor, deal_record
 
     deal = Deal.objects.get(table=table, number=3)
     entry = dict(deal.entry)
@@ -218,11 +222,6 @@ FINISHED_NIGHT = "Rutupeli last Saturday"
 def demo_finished_night(club: Club) -> None:
     """A finished event: all seven games played and confirmed, the event closed (its table
     link says so), and the PIN option on, so the manage page shows each player's PIN."""
-    import datetime
-
-    from scoring.services import Actor, deal_confirm, deal_record, event_finish
-    from tournaments.models import Event, Player
-    from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 
     if Event.objects.filter(club=club, name=FINISHED_NIGHT).exists():
         return

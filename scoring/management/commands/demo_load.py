@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from tournaments.demo import DEMO_USERS, demo_load
+from scoring.demo import DEMO_USERS, demo_load
 
 
 class Command(BaseCommand):

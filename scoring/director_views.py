@@ -1,0 +1,149 @@
+"""A director's pages that show scores: the event's manage page, a table's history with its
+corrections, voids and seat releases, and the event's finish."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from core.i18n import violation_text
+from rules import RuleViolation, describe_options
+from scoring.forms import SeatForm, VoidForm
+from scoring.history import table_history_lines
+from scoring.models import Deal, SeatClaim
+from scoring.selectors import event_sheets, flagged_confirmations, table_sheet
+from scoring.services import (
+    Actor,
+    TableClosed,
+    deal_void,
+    event_finish,
+    event_finish_refusal,
+    seat_release,
+)
+from scoring.views import device_of
+from tournaments.forms import GuestForm
+from tournaments.models import Event, RegistrationStatus, Role, StageStatus, Table
+from tournaments.permissions import get_club_for
+from tournaments.selectors import event_registrations, registerable_players, stage_current
+from tournaments.services import stage_is_frozen
+
+
+def _director_event(request: HttpRequest, slug: str, event_id: int) -> Event:
+    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
+    return get_object_or_404(Event.objects.select_related("club"), pk=event_id, club=club)
+
+
+@login_required
+def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = _director_event(request, slug, event_id)
+    stage = stage_current(event=event)
+    tables = (
+        Table.objects.filter(stage=stage).prefetch_related("seats__player").order_by("number")
+        if stage
+        else []
+    )
+    context = {
+        "event": event,
+        "club": event.club,
+        "rules": describe_options(event.variant, gettext),
+        "registrations": event_registrations(event=event),
+        "players": registerable_players(event=event),
+        "guest_form": GuestForm(),
+        "stage": stage,
+        "preview_tables": tables if stage and stage.status == StageStatus.PREVIEW else [],
+        "sheets": event_sheets(event=event),
+        "finish_refusal": event_finish_refusal(event=event),
+        "flagged": flagged_confirmations(event=event),
+        "checked_in": event.registrations.filter(status=RegistrationStatus.CHECKED_IN).count(),
+        # A draw may be redone (say, for a late arrival) until the first score exists.
+        "can_draw": stage is None or not stage_is_frozen(stage=stage),
+    }
+    return render(request, "tournaments/event_manage.html", context)
+
+
+def _director_table(request: HttpRequest, slug: str, event_id: int, table_id: int) -> Table:
+    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
+    return get_object_or_404(
+        Table.objects.select_related("stage__event__club"),
+        pk=table_id,
+        stage__event_id=event_id,
+        stage__event__club=club,
+    )
+
+
+@login_required
+def table_history(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
+    table = _director_table(request, slug, event_id, table_id)
+    sheet = table_sheet(table=table)
+    context = {
+        "table": table,
+        "sheet": sheet,
+        "event": table.stage.event,
+        "history": table_history_lines(table=table, names=[s.player.name for s in sheet.seats]),
+        "claims": {c.position: c for c in SeatClaim.objects.filter(table=table)},
+        "request_id": uuid.uuid4().hex,
+    }
+    return render(request, "scoring/table_history.html", context)
+
+
+@login_required
+@require_POST
+def deal_void_view(
+    request: HttpRequest, slug: str, event_id: int, table_id: int, number: int
+) -> HttpResponse:
+    table = _director_table(request, slug, event_id, table_id)
+    deal = get_object_or_404(Deal, table=table, number=number)
+    form = VoidForm(request.POST)
+    form.is_valid()
+    try:
+        deal_void(
+            deal=deal,
+            by=Actor(device=device_of(request), user=request.user, is_director=True),
+            note=form.cleaned_data.get("note", ""),
+            request_id=form.save_id,
+        )
+    except (RuleViolation, TableClosed) as error:
+        messages.error(request, _message_for(error))
+    else:
+        messages.success(
+            request,
+            _("Deal %(number)d is voided; the table enters it again.") % {"number": number},
+        )
+    return redirect("table_history", slug=slug, event_id=event_id, table_id=table_id)
+
+
+@login_required
+@require_POST
+def seat_free_view(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
+    table = _director_table(request, slug, event_id, table_id)
+    form = SeatForm(request.POST)
+    if form.is_valid() and form.cleaned_data["seat"] is not None:
+        seat_release(table=table, position=form.cleaned_data["seat"])
+        messages.success(request, _("The seat is free: the player picks it again on their phone."))
+    return redirect("table_history", slug=slug, event_id=event_id, table_id=table_id)
+
+
+def _message_for(error: Exception) -> str:
+    if isinstance(error, RuleViolation):
+        return violation_text(error)
+    return _("This table no longer takes scores.")
+
+
+@login_required
+@require_POST
+def event_finish_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = _director_event(request, slug, event_id)
+    try:
+        event_finish(event=event)
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+    else:
+        messages.success(request, _("The event is finished; its tables' links are closed."))
+    return redirect("event_manage", slug=slug, event_id=event_id)
