@@ -182,6 +182,17 @@ class Variant:
         """True for Räväytys and Rutupeli-like games (one contract per deal)."""
         return bool(self.deals)
 
+    @property
+    def family(self) -> str:
+        """How a deal of this game is entered: "contract" (who went out, each hand left),
+        "gin" (a head-to-head knock, römi or void) or "tizlapos" (a buli's deal). The site
+        picks its entry form by this, never by the game's id."""
+        if self.id == "gin_romi":
+            return "gin"
+        if self.id == "tizlapos_romi":
+            return "tizlapos"
+        return "contract"
+
     def contract(self, deal: object) -> Contract:
         """The contract of deal ``deal`` (1-based); anything else is no deal of this game."""
         if is_int(deal) and 1 <= deal <= len(self.deals):
