@@ -45,22 +45,8 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        options = {
-            "allow_points_entry": data["allow_points_entry"],
-            "require_laydown": data["require_laydown"],
-        }
         try:
-            event = event_create(
-                club=club,
-                name=data["name"],
-                date=data["date"],
-                venue=data["venue"],
-                variant_id=data["variant_id"],
-                options=options,
-                preferred_table_size=data["preferred_table_size"],
-                confirm_needs_pin=data["confirm_needs_pin"],
-            )
+            event = event_create(club=club, **form.event_fields())
         except RuleViolation as error:
             form.add_error(None, violation_text(error))
         else:

@@ -45,6 +45,16 @@ class EventForm(forms.Form):
         ),
     )
 
+    # The game's house rules set on this form; the rest keep the game's defaults.
+    RULE_FIELDS = ("allow_points_entry", "require_laydown")
+
+    def event_fields(self) -> dict[str, object]:
+        """The cleaned form as `event_create`'s arguments: the event's own fields, and the
+        house rules as the game's options."""
+        data = dict(self.cleaned_data)
+        options = {name: data.pop(name) for name in self.RULE_FIELDS}
+        return {**data, "options": options}
+
 
 class GuestForm(forms.Form):
     name = forms.CharField(label=_("Guest's name"), max_length=120)

@@ -7,6 +7,10 @@ from django.utils import translation
 
 from tournaments.selectors import user_language
 
+# Where the signed-in person's stored language is kept for the session (with the user's id,
+# so a different sign-in on the same browser reads its own).
+SESSION_LANGUAGE = "lappu_language"
+
 
 class UserLanguageMiddleware:
     """Use a signed-in person's stored language, wherever they sign in from.
@@ -19,8 +23,27 @@ class UserLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        language = user_language(user=request.user)
+        language = self._language(request)
         if language:
             translation.activate(language)
             request.LANGUAGE_CODE = language
         return self.get_response(request)
+
+    @staticmethod
+    def _language(request: HttpRequest) -> str:
+        """The stored choice, read once per session (the language switch updates it)."""
+        if not request.user.is_authenticated:
+            return ""
+        key = _session_key(request)
+        if key not in request.session:
+            request.session[key] = user_language(user=request.user)
+        return request.session[key]
+
+
+def _session_key(request: HttpRequest) -> str:
+    return f"{SESSION_LANGUAGE}:{request.user.pk}"
+
+
+def remember_language(request: HttpRequest, language: str) -> None:
+    """A new choice of the signed-in person: pages follow it from the next request on."""
+    request.session[_session_key(request)] = language

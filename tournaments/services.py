@@ -96,13 +96,6 @@ def event_create(
     )
 
 
-def player_for_user(*, club: Club, user: AbstractBaseUser) -> Player:
-    player, _created = Player.objects.get_or_create(
-        club=club, user=user, defaults={"name": user.get_full_name() or user.get_username()}
-    )
-    return player
-
-
 def registration_add(*, event: Event, player: Player, checked_in: bool = False) -> Registration:
     """Register a player; after the draw a newcomer counts as late. Re-registering revives."""
     if player.club_id != event.club_id:

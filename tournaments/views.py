@@ -18,6 +18,7 @@ from core.paging import paginate_table
 from core.redirects import local_path
 from core.tasks import QueueUnavailable, TaskStatus, task_may_retry, task_run_retry, task_run_status
 from tournaments.forms import LanguageForm
+from tournaments.middleware import remember_language
 from tournaments.models import Role
 from tournaments.permissions import get_club_for
 from tournaments.selectors import club_events, club_list, club_members, club_role_counts
@@ -135,6 +136,7 @@ def language_set(request: HttpRequest) -> HttpResponseRedirect:
     language = form.cleaned_data["language"]
     if request.user.is_authenticated:
         profile_language_set(user=request.user, language=language)
+        remember_language(request, language)
     translation.activate(language)
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME, language, max_age=365 * 24 * 3600, samesite="Lax"

@@ -60,3 +60,21 @@ def test_every_page_has_the_switcher(client, club, member):
         reverse("login"),
     ]:
         assert 'name="language"' in client.get(url).content.decode(), url
+
+
+def test_the_stored_choice_is_read_once_a_session_not_on_every_request(client, member):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    Profile.objects.create(user=member, language="hu")
+    client.force_login(member)
+    client.get(reverse("home"))
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(reverse("home")).content.decode()
+    assert 'lang="hu"' in page
+    assert not [q for q in queries if "tournaments_profile" in q["sql"]]
+    # A new choice is followed at once, still without asking the database again.
+    client.post(reverse("language_set"), {"language": "fi", "next": "/"})
+    with CaptureQueriesContext(connection) as queries:
+        assert 'lang="fi"' in client.get(reverse("home")).content.decode()
+    assert not [q for q in queries if "tournaments_profile" in q["sql"]]
