@@ -1,8 +1,8 @@
 """`make test`: every suite against every real part this machine has.
 
 1. SQLite: the whole suite, browser tests included (they need Debian's chromium).
-2. PostgreSQL: the whole suite again, plus the concurrency tests and the tests that talk to a
-   real Celery worker on Redis.
+2. PostgreSQL: the whole suite again but the pure rules tests (they touch no database), plus
+   the concurrency tests and the tests that talk to a real Celery worker on Redis.
 Without CI=true an unreachable service skips its part with a loud banner; with CI=true it fails.
 """
 
@@ -91,7 +91,10 @@ def main() -> int:
             if CI:
                 missing.append(message)
             marker = "not e2e and not celery_worker"
-        code, counts = run_pytest("PostgreSQL", env, ["-m", marker, *extra_args])
+        # tests/rules need no database: the SQLite pass has run them already.
+        code, counts = run_pytest(
+            "PostgreSQL", env, ["-m", marker, "--ignore=tests/rules", *extra_args]
+        )
         results.append(("PostgreSQL", code, counts))
     else:
         message = "PostgreSQL is not reachable on 127.0.0.1:5432: the PostgreSQL and worker passes did not run."
