@@ -305,6 +305,11 @@ class Stage(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=StageStatus.choices, default=StageStatus.PREVIEW
     )
+    # The stage's own rules, fixed when it is drawn, as the event stores its variant: the
+    # table sizes now ({"table_sizes": {"min": 3, "max": 6, "preferred": 4}}), and how
+    # players advance when championships come. A later change of the event's settings
+    # never reseats a stage.
+    format = models.JSONField(_("format"), default=dict, blank=True)
 
     class Meta:
         ordering = ["event", "number"]

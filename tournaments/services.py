@@ -147,8 +147,28 @@ def _table_bounds(event: Event) -> TableBounds:
     return TableBounds(min_size=low, max_size=high, preferred=preferred)
 
 
+def stage_format(*, event: Event) -> dict[str, object]:
+    """The format a new stage of `event` is drawn with (stored on the stage)."""
+    bounds = _table_bounds(event)
+    return {
+        "table_sizes": {
+            "min": bounds.min_size,
+            "max": bounds.max_size,
+            "preferred": bounds.preferred,
+        }
+    }
+
+
+def stage_bounds(*, stage: Stage) -> TableBounds:
+    """The table sizes the stage was drawn with."""
+    sizes = stage.format.get("table_sizes") if stage.format else None
+    if not isinstance(sizes, dict):
+        return _table_bounds(stage.event)  # a stage drawn before stages kept their format
+    return TableBounds(min_size=sizes["min"], max_size=sizes["max"], preferred=sizes["preferred"])
+
+
 def _seat_stage(stage: Stage, player_ids: list[int]) -> None:
-    tables = draw_tables(player_ids, _table_bounds(stage.event), seed=stage.seed)
+    tables = draw_tables(player_ids, stage_bounds(stage=stage), seed=stage.seed)
     created = Table.objects.bulk_create(
         [Table(stage=stage, number=number) for number in range(1, len(tables) + 1)]
     )
@@ -183,11 +203,14 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
         stage.tables.all().delete()
     seed = secrets.randbelow(2**31) if seed is None else seed
     if stage is None:
-        stage = Stage.objects.create(event=event, number=1, seed=seed)
+        stage = Stage.objects.create(
+            event=event, number=1, seed=seed, format=stage_format(event=event)
+        )
     else:
         stage.seed = seed
         stage.status = StageStatus.PREVIEW
-        stage.save(update_fields=["seed", "status"])
+        stage.format = stage_format(event=event)
+        stage.save(update_fields=["seed", "status", "format"])
     _seat_stage(stage, player_ids)
     return stage
 

@@ -83,3 +83,19 @@ def test_different_seeds_usually_differ():
     ids = list(range(40))
     draws = {tuple(map(tuple, draw_tables(ids, CONTRACT, seed=seed))) for seed in range(20)}
     assert len(draws) > 15
+
+
+def test_a_stage_keeps_the_format_it_was_drawn_with(db):
+    from tests.scoring.conftest import seated_event
+    from tournaments.services import stage_bounds
+
+    event, tables = seated_event(variant_id="rutupeli", players=10, preferred=5)
+    stage = tables[0].stage
+    assert stage.format == {"table_sizes": {"min": 3, "max": 6, "preferred": 5}}
+    # A later change of the event's preference does not change the stage's draw rules.
+    event.preferred_table_size = 3
+    event.save()
+    stage.refresh_from_db()
+    bounds = stage_bounds(stage=stage)
+    assert (bounds.min_size, bounds.max_size, bounds.preferred) == (3, 6, 5)
+    assert sorted(t.seats.count() for t in tables) == [5, 5]
