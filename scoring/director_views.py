@@ -35,9 +35,20 @@ from tournaments.selectors import event_registrations, registerable_players, sta
 from tournaments.services import stage_is_frozen
 
 
-def _director_event(request: HttpRequest, slug: str, event_id: int) -> Event:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
+def _director_event(
+    request: HttpRequest, slug: str, event_id: int, role: Role = Role.DIRECTOR
+) -> Event:
+    club, _membership = get_club_for(slug=slug, user=request.user, role=role)
     return get_object_or_404(Event.objects.select_related("club"), pk=event_id, club=club)
+
+
+@login_required
+def event_tables(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """Every table's entry link and QR code, for the club's scorers: a scorer opens any
+    table's page and enters as the table does (picking a seat like a phone there)."""
+    event = _director_event(request, slug, event_id, role=Role.SCORER)
+    context = {"event": event, "club": event.club, "sheets": event_sheets(event=event)}
+    return render(request, "scoring/event_tables.html", context)
 
 
 @login_required

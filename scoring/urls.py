@@ -43,6 +43,7 @@ urlpatterns = [
         name="seat_free",
     ),
     path(event + "finish/", director_views.event_finish_view, name="event_finish"),
+    path(event + "tables/", director_views.event_tables, name="event_tables"),
     # The table's private link: no account, the key is the permission.
     path("t/<key:key>/", views.table_entry, name="table_entry"),
     path("t/<key:key>/seat/", views.table_seat, name="table_seat"),

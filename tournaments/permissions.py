@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import Club, Membership, Role
+from tournaments.models import ROLE_RANK, Club, Membership, Role
 from tournaments.selectors import club_membership
 
 
@@ -28,3 +28,18 @@ def get_club_for(
     ):
         raise PermissionDenied
     return club, membership
+
+
+def club_role(*, club: Club, user: AbstractBaseUser | AnonymousUser) -> Role | None:
+    """The person's role in the club (a site admin counts as an owner), or None: the one
+    answer to "may they direct / score here", for the views and the services alike."""
+    if getattr(user, "is_superuser", False):
+        return Role.OWNER
+    membership = club_membership(club=club, user=user)
+    return Role(membership.role) if membership else None
+
+
+def club_allows(*, club: Club, user: AbstractBaseUser | AnonymousUser, role: Role) -> bool:
+    """Whether the person holds `role` or a stronger one in the club."""
+    held = club_role(club=club, user=user)
+    return held is not None and ROLE_RANK[held] >= ROLE_RANK[role]

@@ -20,7 +20,7 @@ from core.tasks import QueueUnavailable, TaskStatus, task_may_retry, task_run_re
 from tournaments.forms import LanguageForm
 from tournaments.middleware import remember_language
 from tournaments.models import Role
-from tournaments.permissions import get_club_for
+from tournaments.permissions import club_allows, get_club_for
 from tournaments.selectors import club_events, club_list, club_members, club_role_counts
 from tournaments.services import club_stats_request, profile_language_set
 from tournaments.tables import MemberTable
@@ -44,19 +44,14 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) and not request.user.is_authenticated:
         # A first-time visitor reads the club in the club's own language.
         translation.activate(club.language)
-    can_direct = request.user.is_superuser or bool(
-        membership and membership.has_role(Role.DIRECTOR)
-    )
-    return render(
-        request,
-        "tournaments/club_detail.html",
-        {
-            "club": club,
-            "membership": membership,
-            "can_direct": can_direct,
-            "events": club_events(club=club),
-        },
-    )
+    context = {
+        "club": club,
+        "membership": membership,
+        "can_direct": club_allows(club=club, user=request.user, role=Role.DIRECTOR),
+        "can_score": club_allows(club=club, user=request.user, role=Role.SCORER),
+        "events": club_events(club=club),
+    }
+    return render(request, "tournaments/club_detail.html", context)
 
 
 @login_required

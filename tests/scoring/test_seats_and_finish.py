@@ -211,3 +211,28 @@ def test_the_pin_option_is_chosen_when_creating_the_event(club):
     response = client.post(reverse("event_new", args=[club.slug]), form)
     assert response.status_code == 302
     assert club.events.get(name="PIN night").confirm_needs_pin is True
+
+
+@pytest.mark.parametrize(
+    ("role", "status"),
+    [(Role.SCORER, 200), (Role.DIRECTOR, 200), (Role.OWNER, 200), (Role.MEMBER, 403)],
+)
+def test_scorers_reach_every_tables_entry_link(table, role, status):
+    event = table.stage.event
+    client = Client()
+    client.force_login(MembershipFactory(club=event.club, role=role).user)
+    response = client.get(reverse("event_tables", args=[event.club.slug, event.pk]))
+    assert response.status_code == status
+    if status == 200:
+        assert table.get_entry_url() in response.content.decode()
+    club_page = client.get(event.club.get_absolute_url()).content.decode()
+    assert (reverse("event_tables", args=[event.club.slug, event.pk]) in club_page) is (
+        role == Role.SCORER
+    )
+
+
+def test_the_tables_page_asks_anonymous_visitors_to_sign_in(table, client):
+    event = table.stage.event
+    response = client.get(reverse("event_tables", args=[event.club.slug, event.pk]))
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
