@@ -19,4 +19,4 @@ class SignInForm(AuthenticationForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["username"]
-        field.validators.append(MaxLengthValidator(field.max_length or 150))
+        field.validators.append(MaxLengthValidator(getattr(field, "max_length", None) or 150))

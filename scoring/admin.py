@@ -21,7 +21,7 @@ class DealVersionInline(admin.TabularInline):
         "note",
         "created_at",
     ]
-    fields = readonly_fields
+    fields = tuple(readonly_fields)
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from scoring.models import Deal
 from scoring.services import Actor, deal_confirm, deal_record, event_finish
-from tournaments.models import Club, Event, Membership, Player, Role
+from tournaments.models import Club, Event, Membership, Player, Role, Table
 from tournaments.services import (
     club_stats_refresh,
     event_create,
@@ -57,7 +57,7 @@ def demo_load() -> Club:
     return club
 
 
-def _demo_user(username: str, full_name: str, *, is_admin: bool) -> AbstractBaseUser:
+def _demo_user(username: str, full_name: str, *, is_admin: bool) -> User:
     first, last = full_name.split(" ", 1)
     user, created = get_user_model().objects.get_or_create(
         username=username, defaults={"first_name": first, "last_name": last}
@@ -199,7 +199,7 @@ def demo_nights(club: Club) -> None:
             _demo_correction(stage.tables.get(number=1))
 
 
-def _demo_correction(table: object) -> None:
+def _demo_correction(table: Table) -> None:
     """Someone at seat 3 fixes a hand in the waiting deal: the history shows old and new."""
 
     deal = Deal.objects.get(table=table, number=3)

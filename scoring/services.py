@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError
 from django.utils import timezone
 
@@ -33,7 +33,7 @@ class Actor:
 
     device: str
     seat: int | None = None
-    user: AbstractBaseUser | None = None
+    user: User | AnonymousUser | None = None
     is_director: bool = False
     # When this device took its seat: a confirmation from a seat taken after the deal was
     # entered is flagged for the director.
@@ -93,7 +93,7 @@ def _version_row(deal: Deal, action: str, by: Actor, request_id: str, **extra: A
         entry=deal.entry,
         points=deal.points,
         status=deal.status,
-        by_user=by.user if by.user is not None and by.user.is_authenticated else None,
+        by_user=by.user if isinstance(by.user, User) else None,
         by_seat=by.seat,
         device=by.device,
         request_id=request_id,
@@ -147,7 +147,7 @@ def deal_record(
     variant = table.stage.event.variant
     deals = list(Deal.objects.filter(table=table).order_by("number"))
     deal = next((d for d in deals if d.number == number), None)
-    if _replayed(deal, request_id):
+    if deal is not None and _replayed(deal, request_id):
         return deal
     current_version = deal.version if deal else 0
     if current_version != expected_version:
@@ -193,6 +193,8 @@ def _check_next(deals: list[Deal], number: int) -> None:
 
 
 def _pin_matches(table: Table, seat: int | None, pin: str | None) -> bool:
+    if seat is None or pin is None:
+        return False
     expected = table.seats.filter(position=seat).values_list("pin", flat=True).first()
     return expected is not None and pin is not None and secrets.compare_digest(expected, pin)
 

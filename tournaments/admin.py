@@ -66,7 +66,8 @@ class MembershipInlineFormSet(BaseInlineFormSet):
         for form in self.forms:
             if not hasattr(form, "cleaned_data") or not (form.instance.pk or form.has_changed()):
                 continue  # an untouched empty row
-            deleted = self.can_delete and self._should_delete_form(form)
+            # Django's own test of the row's delete box (private, and missing from the stubs).
+            deleted = self.can_delete and self._should_delete_form(form)  # type: ignore[attr-defined]
             was_owner = bool(form.instance.pk) and form.initial.get("role") == Role.OWNER
             is_owner = not deleted and form.cleaned_data.get("role") == Role.OWNER
             if was_owner and not is_owner:

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -48,7 +50,7 @@ class EventForm(forms.Form):
     # The game's house rules set on this form; the rest keep the game's defaults.
     RULE_FIELDS = ("allow_points_entry", "require_laydown")
 
-    def event_fields(self) -> dict[str, object]:
+    def event_fields(self) -> dict[str, Any]:
         """The cleaned form as `event_create`'s arguments: the event's own fields, and the
         house rules as the game's options."""
         data = dict(self.cleaned_data)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -116,7 +117,7 @@ class MembershipChange(models.Model):
     def __str__(self) -> str:
         return f"{self.user} @ {self.club}: {self.old_role or '-'} → {self.new_role or '-'}"
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise RuntimeError("a membership change is history: it is never updated")
         super().save(*args, **kwargs)

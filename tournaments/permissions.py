@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404
 
@@ -11,7 +11,7 @@ from tournaments.selectors import club_membership
 
 
 def get_club_for(
-    *, slug: str, user: AbstractBaseUser | AnonymousUser, role: Role | None = None
+    *, slug: str, user: User | AnonymousUser, role: Role | None = None
 ) -> tuple[Club, Membership | None]:
     """The club, and the person's membership; PermissionDenied when `role` is required and missing.
 
@@ -30,7 +30,7 @@ def get_club_for(
     return club, membership
 
 
-def club_role(*, club: Club, user: AbstractBaseUser | AnonymousUser) -> Role | None:
+def club_role(*, club: Club, user: User | AnonymousUser) -> Role | None:
     """The person's role in the club (a site admin counts as an owner), or None: the one
     answer to "may they direct / score here", for the views and the services alike."""
     if getattr(user, "is_superuser", False):
@@ -39,7 +39,7 @@ def club_role(*, club: Club, user: AbstractBaseUser | AnonymousUser) -> Role | N
     return Role(membership.role) if membership else None
 
 
-def club_allows(*, club: Club, user: AbstractBaseUser | AnonymousUser, role: Role) -> bool:
+def club_allows(*, club: Club, user: User | AnonymousUser, role: Role) -> bool:
     """Whether the person holds `role` or a stronger one in the club."""
     held = club_role(club=club, user=user)
     return held is not None and ROLE_RANK[held] >= ROLE_RANK[role]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from tournaments.models import (
@@ -19,7 +19,7 @@ from tournaments.models import (
 )
 
 
-def user_language(*, user: AbstractBaseUser | AnonymousUser) -> str:
+def user_language(*, user: User | AnonymousUser) -> str:
     if not user.is_authenticated:
         return ""
     return Profile.objects.filter(user=user).values_list("language", flat=True).first() or ""
@@ -29,7 +29,7 @@ def club_list() -> QuerySet[Club]:
     return Club.objects.order_by("name")
 
 
-def club_membership(*, club: Club, user: AbstractBaseUser | AnonymousUser) -> Membership | None:
+def club_membership(*, club: Club, user: User | AnonymousUser) -> Membership | None:
     if not user.is_authenticated:
         return None
     return Membership.objects.filter(club=club, user=user).first()

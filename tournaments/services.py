@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -38,7 +38,7 @@ from tournaments.models import (
 from tournaments.selectors import club_members
 
 
-def profile_language_set(*, user: AbstractBaseUser, language: str) -> Profile:
+def profile_language_set(*, user: User, language: str) -> Profile:
     if language not in dict(settings.LANGUAGES):
         raise ValueError(f"unknown language {language!r}")  # the form has already refused it
     profile, _ = Profile.objects.update_or_create(user=user, defaults={"language": language})
@@ -314,13 +314,18 @@ def membership_change_record(
     *,
     club_id: int,
     user_id: int | None,
-    by: AbstractBaseUser | None,
+    by: User | AnonymousUser | None,
     old_role: str,
     new_role: str,
 ) -> MembershipChange:
     """Keep one change in the club's role history. `by` None: made outside the services."""
+    changed_by = by if isinstance(by, User) else None
     return MembershipChange.objects.create(
-        club_id=club_id, user_id=user_id, changed_by=by, old_role=old_role, new_role=new_role
+        club_id=club_id,
+        user_id=user_id,
+        changed_by=changed_by,
+        old_role=old_role,
+        new_role=new_role,
     )
 
 
@@ -343,9 +348,9 @@ def _lock_club_roles(club_id: int) -> None:
 def membership_add(
     *,
     club: Club,
-    user: AbstractBaseUser,
+    user: User,
     role: Role | str = Role.MEMBER,
-    by: AbstractBaseUser | None,
+    by: User | AnonymousUser | None,
 ) -> Membership:
     role = Role(role)
     _lock_club_roles(club.pk)
@@ -365,7 +370,7 @@ def membership_add(
 
 @transaction.atomic
 def membership_role_set(
-    *, membership: Membership, role: Role | str, by: AbstractBaseUser | None
+    *, membership: Membership, role: Role | str, by: User | AnonymousUser | None
 ) -> Membership:
     """Give a member another role; RuleViolation when that would leave the club no owner."""
     role = Role(role)
@@ -393,7 +398,7 @@ def membership_role_set(
 
 
 @transaction.atomic
-def membership_remove(*, membership: Membership, by: AbstractBaseUser | None) -> None:
+def membership_remove(*, membership: Membership, by: User | AnonymousUser | None) -> None:
     """End a membership (the person's player and results stay); the last owner cannot go."""
     _lock_club_roles(membership.club_id)
     old_role = Membership.objects.filter(pk=membership.pk).values_list("role", flat=True).first()

@@ -19,7 +19,7 @@ class ClubDirectorTask(TrackedTask):
     start the job) may retry it."""
 
     def may_retry(self, user: Any, args: Sequence[Any]) -> bool:
-        slug = Club.objects.filter(pk=args[0] if args else None).values_list("slug", flat=True)
+        slug = Club.objects.filter(pk__in=args[:1]).values_list("slug", flat=True)
         if not slug:
             return False
         try:
