@@ -7,6 +7,9 @@ An entry travels as a JSON-like dict, as it was typed::
      "laydown": ["H3 H4 JK H6", "S7-10"],   # the winner's melds, optional
      "ravaytys": True}              # Räväytys only: went out in one turn, optional
 
+Both games are registered here (:data:`RAVAYTYS`, :data:`RUTUPELI`): their settings and
+defaults, their rows of the rules page, and the functions below.
+
 Fields in violations count list indexes from 0 (``players.2.cards`` is seat 2, the third
 seat; ``laydown.0`` the first meld), the way the entry dict addresses them; messages count
 melds and seats from 1, the way players do.
@@ -15,7 +18,7 @@ melds and seats from 1, the way players do.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.cards import Card
@@ -34,12 +37,22 @@ from rules.entries import (
     table_seats,
 )
 from rules.errors import RulesError, RuleViolation, token_text
+from rules.games import GameSpec, TableSizes, game_spec, register
 from rules.i18n import _
+from rules.limits import MAX_CONTRACT_DEALS
 from rules.penalties import Hand, check_feasible, hand_from_value, price_breakdown
 from rules.results import DealScore, TableStanding
-from rules.variants import Variant
+from rules.variants import Contract, Variant, bad_option, range_phrase, shared_options
 
-__all__ = ["ContractEntry", "PlayerEntry", "parse_entry", "score_deal", "standing"]
+__all__ = [
+    "RAVAYTYS",
+    "RUTUPELI",
+    "ContractEntry",
+    "PlayerEntry",
+    "parse_entry",
+    "score_deal",
+    "standing",
+]
 
 _ENTRY_KEYS = frozenset({"out", "players", "laydown", "ravaytys"})
 _PLAYER_KEYS = frozenset({"cards", "points", "buys"})
@@ -96,7 +109,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Co
     ravaytys = data.get("ravaytys", False)
     if not isinstance(ravaytys, bool):
         raise bad_entry("ravaytys", "ravaytys")
-    if ravaytys and variant.id != "ravaytys":
+    if ravaytys and not game_spec(variant).records_ravaytys:
         raise RuleViolation(
             _("Going out at once is recorded only in Räväytys."),
             code="bad_entry",
@@ -395,3 +408,178 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
             "tie_unresolved": unresolved,
         },
     )
+
+
+# -- the games ---------------------------------------------------------------------------------
+
+
+def _check(v: Variant) -> None:
+    """Settings that make a contract game nobody can score."""
+    if not v.deals:
+        raise bad_option("deals", _("at least one contract: this is a contract game"), v.deals)
+    if len(v.deals) > MAX_CONTRACT_DEALS:
+        raise bad_option("deals", range_phrase(1, MAX_CONTRACT_DEALS), v.deals)
+    if len(v.cards_dealt) != len(v.deals):
+        raise bad_option("cards_dealt", _("one number per deal"), v.cards_dealt)
+    if any(n < 1 for n in v.cards_dealt):
+        raise bad_option("cards_dealt", _("a number of cards for each deal"), v.cards_dealt)
+    for contract, dealt in zip(v.deals, v.cards_dealt, strict=True):
+        # The contract is laid down from one hand: the cards dealt, one drawn, and buys.
+        if contract.sets * v.min_set + contract.runs * v.min_run > dealt + 1 + 2 * v.max_buys:
+            raise bad_option("deals", _("contracts that a hand of the deal can lay down"), v.deals)
+
+
+def _describe(v: Variant, translate: Callable[[str], str]) -> list[tuple[str, str]]:
+    """The contract games' own rows of the rules page."""
+    _ = translate  # shadows the module's marker for every message below
+    return [
+        (
+            _("Buying a discard"),
+            _("at most %(count)d buys per player per deal") % {"count": v.buy_cap}
+            if v.buy_cap is not None
+            # The engine's own cap (rules.limits.UNCAPPED_BUYS), stated where it is met.
+            else _("no limit; a score sheet takes up to %(count)d per player per deal")
+            % {"count": v.max_buys},
+        ),
+        (
+            _("Runs of one suit in a laydown"),
+            _("may overlap or leave a gap, but may not continue each other")
+            if v.runs_must_not_continue
+            else _("may also continue each other"),
+        ),
+        (
+            _("Stock used up"),
+            _("the deal ends and everyone scores its hand")
+            if v.stock_out_ends_deal
+            else _("the discards are shuffled into a new stock"),
+        ),
+        (
+            _("Going out at once (räväytys)"),
+            _("recorded, %(points)d points off") % {"points": v.ravaytys_bonus}
+            if v.ravaytys_bonus
+            else _("recorded, no bonus"),
+        ),
+        (
+            _("Laydown on the score sheet"),
+            _("required") if v.require_laydown else _("optional"),
+        ),
+    ]
+
+
+def _c(sets: int = 0, runs: int = 0) -> Contract:
+    return Contract(sets=sets, runs=runs)
+
+
+# What a card left in hand costs (RULES.md); Rutupeli has no wild twos to price apart.
+_PENALTIES = {
+    "A": 20,
+    **{str(r): 5 for r in range(2, 10)},
+    "10": 10,
+    "J": 10,
+    "Q": 10,
+    "K": 10,
+    "JOKER": 50,
+    "BLACK_TWO": 20,
+}
+# Three to six at a table, four when the room allows (within the variant's own players).
+_TABLES = TableSizes(min_size=3, max_size=6, preferred=4)
+
+RAVAYTYS = register(
+    GameSpec(
+        id="ravaytys",
+        family="contract",
+        variant_class=Variant,
+        options=shared_options(
+            name=_("Räväytys"),
+            min_players=3,
+            max_players=6,
+            decks=2,
+            jokers=4,
+            wild_jokers=True,
+            wild_black_twos=True,
+            max_wild_ratio_half=True,
+            ace_low=True,
+            ace_high=True,
+            min_run=4,
+            min_set=3,
+            max_set=None,
+            set_suits_distinct=False,
+            deals=(
+                _c(sets=2),
+                _c(sets=3),
+                _c(sets=4),
+                _c(runs=2),
+                _c(runs=3),
+                _c(sets=1, runs=1),
+                _c(sets=1, runs=2),
+                _c(sets=2, runs=1),
+            ),
+            cards_dealt=(11, 11, 12, 11, 12, 11, 11, 11),
+            penalty_table=dict(_PENALTIES),
+            buy_cap=None,
+            black_two_natural=True,
+            runs_must_not_continue=True,
+            stock_out_ends_deal=False,
+            allow_points_entry=True,
+            require_laydown=False,
+            ravaytys_bonus=0,
+            tie_order=("last_deal", "deals_won", "seat"),
+        ),
+        parse_entry=parse_entry,
+        score_deal=score_deal,
+        standing=standing,
+        tables=_TABLES,
+        records_ravaytys=True,
+        describe=_describe,
+        check=_check,
+    )
+)
+
+RUTUPELI = register(
+    GameSpec(
+        id="rutupeli",
+        family="contract",
+        variant_class=Variant,
+        options=shared_options(
+            name=_("Rutupeli"),
+            min_players=2,
+            max_players=6,
+            decks=2,
+            jokers=0,
+            wild_jokers=False,
+            wild_black_twos=False,
+            max_wild_ratio_half=True,
+            ace_low=True,
+            ace_high=True,
+            min_run=4,
+            min_set=3,
+            max_set=None,
+            set_suits_distinct=False,
+            deals=(
+                _c(sets=2),
+                _c(sets=1, runs=1),
+                _c(runs=2),
+                _c(sets=2, runs=1),
+                _c(sets=1, runs=2),
+                _c(sets=3),
+                _c(runs=3),
+            ),
+            cards_dealt=(12,) * 7,
+            penalty_table={**_PENALTIES, "BLACK_TWO": 5},
+            buy_cap=3,
+            black_two_natural=True,
+            runs_must_not_continue=False,
+            stock_out_ends_deal=True,
+            allow_points_entry=True,
+            require_laydown=False,
+            ravaytys_bonus=0,
+            tie_order=("last_deal", "deals_won", "seat"),
+        ),
+        parse_entry=parse_entry,
+        score_deal=score_deal,
+        standing=standing,
+        tables=_TABLES,
+        describe=_describe,
+        check=_check,
+    )
+)

@@ -22,13 +22,16 @@ Decisions where the source is silent:
 * Deadwood typed next to full hands is not used for scoring; when it differs from what the
   cards give, the deal's flags keep it (``entered_deadwood``) so the sheet can show both.
 
+The game is registered here (:data:`GIN_ROMI`): its own settings (:class:`GinVariant`) and
+their defaults, its rows of the rules page, and the final account (:class:`Settlement`).
+
 Fields in violations count seats from 0 (``hands.1``), the way the entry addresses them;
 messages count seats from 1, the way players do.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 
@@ -45,17 +48,21 @@ from rules.entries import (
     stored_scores,
 )
 from rules.errors import RulesError, RuleViolation, token_text
+from rules.games import MAX_TARGET, GameSpec, Option, TableSizes, register
 from rules.i18n import _
 from rules.limits import read_cards
 from rules.notation import describe_cards, format_cards
 from rules.penalties import check_feasible
 from rules.results import Arrangement, DealScore, Meld, MeldKind, TableStanding
-from rules.variants import Variant
+from rules.variants import Variant, bad_option, check_ten_card_game, shared_options
 
 __all__ = [
     "ENDINGS",
+    "GIN_ROMI",
     "GinEntry",
+    "GinVariant",
     "LayoffResult",
+    "Settlement",
     "lay_off",
     "parse_entry",
     "score_deal",
@@ -66,6 +73,55 @@ ENDINGS = ("knock", "romi", "void")
 SEATS = 2
 HAND_SIZE = 10
 _ENTRY_KEYS = frozenset({"ending", "by", "upper", "hands", "deadwood"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class GinVariant(Variant):
+    """Gin Römi's settings: those every game has and its own (defaults in :data:`GIN_ROMI`)."""
+
+    gin_target: int
+    gin_bonus_undercut: int
+    gin_bonus_romi: int
+    gin_settle_per_deal: int
+    gin_settle_game: int
+    gin_settle_shutout: int
+    gin_spade_doubles: bool
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The final account of a Gin Römi game (``standing.settlement``), seat by seat.
+
+    ``points`` are the totals of the sheet; ``deal_bonus`` the bonus for every deal won;
+    ``game_bonus`` and ``shutout_bonus`` go to the ``winner`` alone (the shutout bonus only
+    when the loser scored nothing); ``final`` adds them up, and ``result`` is the
+    difference the loser pays. ``to_dict()`` is ``standing.extra["settlement"]``.
+    """
+
+    points: tuple[int, int]
+    deal_bonus: tuple[int, int]
+    game_bonus: tuple[int, int]
+    shutout_bonus: tuple[int, int]
+    final: tuple[int, int]
+    winner: int
+    result: int
+
+    @property
+    def loser(self) -> int:
+        """The seat that pays ``result``."""
+        return 1 - self.winner
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON-ready form (lists for the seats)."""
+        return {
+            "points": list(self.points),
+            "deal_bonus": list(self.deal_bonus),
+            "game_bonus": list(self.game_bonus),
+            "shutout_bonus": list(self.shutout_bonus),
+            "final": list(self.final),
+            "winner": self.winner,
+            "result": self.result,
+        }
 
 
 @dataclass(frozen=True)
@@ -89,9 +145,10 @@ class LayoffResult:
     laid_off: tuple[Card, ...]
 
 
-def _require_gin(variant: Variant) -> None:
-    if variant.id != "gin_romi":
+def _require_gin(variant: Variant) -> GinVariant:
+    if not isinstance(variant, GinVariant):
         raise RulesError(f"{variant.id} is not Gin Römi")
+    return variant
 
 
 # -- reading an entry ------------------------------------------------------------------------
@@ -104,7 +161,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Gi
     ``"hands.1"``, ``"deadwood.0"``) for anything a person must correct, including cards
     that could not all be in one deck.
     """
-    _require_gin(variant)
+    variant = _require_gin(variant)
     number = deal_number(variant, number)
     data = entry_mapping(data, _ENTRY_KEYS)
 
@@ -356,7 +413,7 @@ def score_deal(variant: Variant, entry: GinEntry) -> DealScore:
     Raises :class:`RuleViolation` for a knock over the upper card's limit, a knock under an
     ace, a "römi" with cards left over, or a knock that is really a römi.
     """
-    _require_gin(variant)
+    variant = _require_gin(variant)
     flags: dict[str, object] = {
         "deal": entry.number,
         "ending": entry.ending,
@@ -522,12 +579,13 @@ def _winner_of(deal: DealScore) -> int | None:
 def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableStanding:
     """Running totals (higher is better); the game ends when a player reaches the target.
 
-    When it has ended, ``extra["settlement"]`` holds the final account: each player's
-    points, the bonus for every deal won, the game bonus and the shutout bonus for the
-    winner when the loser scored nothing, and ``result``, the difference the loser pays.
-    A deal scored after the game ended is refused.
+    When it has ended, ``standing.settlement`` holds the final account (a
+    :class:`Settlement`: each player's points, the bonus for every deal won, the game bonus
+    and the shutout bonus for the winner when the loser scored nothing, and ``result``, the
+    difference the loser pays), and ``extra["settlement"]`` the same as a dict; before, both
+    are None. A deal scored after the game ended is refused.
     """
-    _require_gin(variant)
+    variant = _require_gin(variant)
     if not is_count(seats, 1000):
         raise bad_score(None, "seats", "seats")
     if seats != SEATS:
@@ -562,14 +620,13 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
     finished = ended_at is not None
     ranking = tuple(sorted(range(SEATS), key=lambda s: (-totals[s], -won[s], s)))
     winner_seat = ranking[0] if finished else None
+    settlement = None if winner_seat is None else _settle(variant, totals, won, winner_seat)
     extra: dict[str, object] = {
         "deals_played": len(deals),
         "deals_won": list(won),
         "target": variant.gin_target,
-        "settlement": None,
+        "settlement": None if settlement is None else settlement.to_dict(),
     }
-    if winner_seat is not None:
-        extra["settlement"] = _settle(variant, totals, won, winner_seat)
     return TableStanding(
         totals=(totals[0], totals[1]),
         lower_is_better=False,
@@ -577,10 +634,11 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
         ranking=ranking,
         winner=winner_seat,
         extra=extra,
+        details=settlement,
     )
 
 
-def _settle(variant: Variant, totals: list[int], won: list[int], winner: int) -> dict[str, object]:
+def _settle(variant: GinVariant, totals: list[int], won: list[int], winner: int) -> Settlement:
     loser = 1 - winner
     deal_bonus = [variant.gin_settle_per_deal * n for n in won]
     game_bonus = [0, 0]
@@ -589,12 +647,121 @@ def _settle(variant: Variant, totals: list[int], won: list[int], winner: int) ->
     if totals[loser] == 0:
         shutout_bonus[winner] = variant.gin_settle_shutout
     final = [totals[s] + deal_bonus[s] + game_bonus[s] + shutout_bonus[s] for s in range(SEATS)]
-    return {
-        "points": list(totals),
-        "deal_bonus": deal_bonus,
-        "game_bonus": game_bonus,
-        "shutout_bonus": shutout_bonus,
-        "final": final,
-        "winner": winner,
-        "result": final[winner] - final[loser],
-    }
+    return Settlement(
+        points=(totals[0], totals[1]),
+        deal_bonus=(deal_bonus[0], deal_bonus[1]),
+        game_bonus=(game_bonus[0], game_bonus[1]),
+        shutout_bonus=(shutout_bonus[0], shutout_bonus[1]),
+        final=(final[0], final[1]),
+        winner=winner,
+        result=final[winner] - final[loser],
+    )
+
+
+# -- the game ----------------------------------------------------------------------------------
+
+
+def _check(v: Variant) -> None:
+    check_ten_card_game(v)
+    if (v.min_players, v.max_players) != (SEATS, SEATS):
+        option = "min_players" if v.min_players != SEATS else "max_players"
+        raise bad_option(option, _("2: a game for two"), getattr(v, option))
+
+
+def _describe(variant: Variant, translate: Callable[[str], str]) -> list[tuple[str, str]]:
+    """Gin Römi's own rows of the rules page."""
+    _ = translate  # shadows the module's marker for every message below
+    v = _require_gin(variant)
+    return [
+        (_("Game"), _("first to %(target)d points") % {"target": v.gin_target}),
+        (
+            _("Bonuses"),
+            _("undercut %(undercut)d, römi %(romi)d")
+            % {"undercut": v.gin_bonus_undercut, "romi": v.gin_bonus_romi},
+        ),
+        (
+            _("Settlement"),
+            _("%(deal)d per deal won, %(game)d for the game, %(shutout)d more for a shutout")
+            % {
+                "deal": v.gin_settle_per_deal,
+                "game": v.gin_settle_game,
+                "shutout": v.gin_settle_shutout,
+            },
+        ),
+        (
+            _("Spade upper card doubles"),
+            _("yes") if v.gin_spade_doubles else _("no"),
+        ),
+    ]
+
+
+GIN_ROMI = register(
+    GameSpec(
+        id="gin_romi",
+        family="gin",
+        variant_class=GinVariant,
+        options=(
+            *shared_options(
+                name=_("Gin Römi"),
+                min_players=SEATS,
+                max_players=SEATS,
+                decks=1,
+                jokers=0,
+                wild_jokers=False,
+                wild_black_twos=False,
+                max_wild_ratio_half=True,
+                ace_low=True,
+                ace_high=False,
+                min_run=3,
+                min_set=3,
+                max_set=4,
+                set_suits_distinct=True,
+                deals=(),
+                cards_dealt=(HAND_SIZE,),
+                penalty_table={
+                    "A": 1,
+                    **{str(r): r for r in range(2, 11)},
+                    "J": 10,
+                    "Q": 10,
+                    "K": 10,
+                    "JOKER": 0,
+                    "BLACK_TWO": 2,
+                },
+                buy_cap=None,
+                black_two_natural=True,
+                runs_must_not_continue=False,
+                stock_out_ends_deal=False,
+                allow_points_entry=True,
+                require_laydown=False,
+                ravaytys_bonus=0,
+                tie_order=("last_deal", "deals_won", "seat"),
+            ),
+            Option("gin_target", 150, _("The points that end the game"), 1, MAX_TARGET),
+            Option("gin_bonus_undercut", 25, _("The bonus for an undercut")),
+            Option("gin_bonus_romi", 25, _("The bonus for going römi (all ten cards melded)")),
+            Option("gin_settle_per_deal", 25, _("What every deal won adds to the account")),
+            Option(
+                "gin_settle_game",
+                150,
+                _("What winning the game adds to the account"),
+                0,
+                MAX_TARGET,
+            ),
+            Option(
+                "gin_settle_shutout",
+                150,
+                _("What the winner adds when the loser scored nothing"),
+                0,
+                MAX_TARGET,
+            ),
+            Option("gin_spade_doubles", False, _("A spade upper card doubles the deal")),
+        ),
+        parse_entry=parse_entry,
+        score_deal=score_deal,
+        standing=standing,
+        # Head to head.
+        tables=TableSizes(min_size=SEATS, max_size=SEATS, preferred=SEATS),
+        describe=_describe,
+        check=_check,
+    )
+)

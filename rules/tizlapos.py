@@ -17,7 +17,7 @@ taken off it by the engine.
 
 Decisions where the source is silent (each a (D) of RULES.md or made here):
 
-* A joker left in hand counts 20 (the variant's ``tiz_joker_penalty``).
+* A joker left in hand counts 20 (the variant's ``tiz_joker_penalty``, :data:`JOKER_PENALTY`).
 * Special hands are taken off the deal's penalty; a joker may stand in them for any card
   (in a royal flush no more jokers than natural cards). A flush may use the upper card, which
   the entry does not hold, so nine cards of the suit (or nine figures) in hand are enough.
@@ -29,13 +29,17 @@ Decisions where the source is silent (each a (D) of RULES.md or made here):
   takes the pot of re-entry payments. A kis buli (when played) ends the buli the same way.
 * If one deal would put every player out, the deal's winner stays in.
 
+The game is registered here (:data:`TIZLAPOS_ROMI`): its own settings (:class:`TizVariant`)
+and their defaults, its rows of the rules page, and the buli's account (:class:`BuliLedger`).
+
 Fields in violations count seats from 0 (``players.2.cards``); messages count from 1.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rules.arrangement import best_arrangement
 from rules.cards import Card, Suit, rank_code
@@ -52,19 +56,24 @@ from rules.entries import (
     table_seats,
 )
 from rules.errors import RulesError, RuleViolation, token_text
+from rules.games import MAX_TARGET, GameSpec, Option, TableSizes, register
 from rules.i18n import Phrase, _
 from rules.limits import read_cards
 from rules.notation import describe_cards, format_cards
 from rules.penalties import check_feasible
 from rules.results import DealScore, TableStanding
-from rules.variants import Variant
+from rules.variants import Variant, bad_option, check_ten_card_game, shared_options
 
 __all__ = [
     "ENDINGS",
+    "JOKER_PENALTY",
     "PICCOLO_LIMIT",
     "SPECIALS",
+    "TIZLAPOS_ROMI",
+    "BuliLedger",
     "TizEntry",
     "TizPlayer",
+    "TizVariant",
     "parse_entry",
     "score_deal",
     "special_hand_holds",
@@ -80,6 +89,64 @@ PICCOLO_LIMIT = 25
 _FIGURES = (1, 11, 12, 13)
 _ENTRY_KEYS = frozenset({"winner", "ending", "knock_card", "players"})
 _PLAYER_KEYS = frozenset({"cards", "points", "special", "drop_out", "reenter"})
+# A joker left in hand (D): one setting with two names, ``tiz_joker_penalty`` and the
+# joker's line of ``penalty_table``.
+JOKER_PENALTY = 20
+
+
+@dataclass(frozen=True, kw_only=True)
+class TizVariant(Variant):
+    """Tízlapos Römi's settings: those every game has and its own (defaults in
+    :data:`TIZLAPOS_ROMI`)."""
+
+    tiz_knock_cards: tuple[int, ...]
+    tiz_romi_deduction: int
+    tiz_elimination: int
+    tiz_reentry_units: int
+    tiz_romi_units: int
+    tiz_knock_units: int
+    tiz_last_survivor_units: int
+    tiz_joker_penalty: int
+    tiz_special_royal: int
+    tiz_special_piccolo: int
+    tiz_special_flush: int
+    tiz_kis_buli: bool
+    tiz_kis_buli_limit: int
+
+
+@dataclass(frozen=True)
+class BuliLedger:
+    """The buli's account after the deals so far (``standing.ledger``), seat by seat.
+
+    ``active`` and ``eliminated`` are the seats still in and out; ``units`` each seat's net
+    units (with ``pot``, the re-entry payments not yet collected, they add up to zero);
+    ``reentries`` how often each seat bought back in; ``out_after`` the deal after which
+    each seat went out (None while it is in); ``ending`` how the buli ended
+    (``"last_player"``, ``"kis_buli"``, or None while it goes on); ``deals_won`` per seat.
+    ``to_dict()`` is ``standing.extra`` without ``deals_played``.
+    """
+
+    active: tuple[int, ...]
+    eliminated: tuple[int, ...]
+    units: tuple[int, ...]
+    pot: int
+    reentries: tuple[int, ...]
+    out_after: tuple[int | None, ...]
+    ending: str | None
+    deals_won: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON-ready form (lists for the seats)."""
+        return {
+            "active": list(self.active),
+            "eliminated": list(self.eliminated),
+            "units": list(self.units),
+            "pot": self.pot,
+            "reentries": list(self.reentries),
+            "out_after": list(self.out_after),
+            "deals_won": list(self.deals_won),
+            "ending": self.ending,
+        }
 
 
 @dataclass(frozen=True)
@@ -109,9 +176,10 @@ class TizEntry:
     players: tuple[TizPlayer, ...]
 
 
-def _require_tizlapos(variant: Variant) -> None:
-    if variant.id != "tizlapos_romi":
+def _require_tizlapos(variant: Variant) -> TizVariant:
+    if not isinstance(variant, TizVariant):
         raise RulesError(f"{variant.id} is not Tízlapos Römi")
+    return variant
 
 
 # -- special hands ---------------------------------------------------------------------------
@@ -119,6 +187,7 @@ def _require_tizlapos(variant: Variant) -> None:
 
 def special_value(variant: Variant, kind: str) -> int:
     """How many points a special hand takes off its holder's penalty."""
+    variant = _require_tizlapos(variant)
     if kind == "royal":
         return variant.tiz_special_royal
     if kind == "piccolo":
@@ -166,7 +235,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Ti
     ``"players.2.cards"``, ``"players.0.special"``...) for anything a person must correct,
     including cards that could not all be in two decks and four jokers.
     """
-    _require_tizlapos(variant)
+    variant = _require_tizlapos(variant)
     number = deal_number(variant, number)
     data = entry_mapping(data, _ENTRY_KEYS)
     players = read_players(variant, data, _parse_player)
@@ -208,7 +277,7 @@ def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> Ti
     return TizEntry(number, winner_seat, ending, knock_card, players)
 
 
-def _parse_knock_card(variant: Variant, ending: str, raw: object) -> Card | None:
+def _parse_knock_card(variant: TizVariant, ending: str, raw: object) -> Card | None:
     if raw is None or raw == "":
         if ending == "knock":
             raise RuleViolation(
@@ -375,7 +444,7 @@ def score_deal(variant: Variant, entry: TizEntry) -> DealScore:
     Raises :class:`RuleViolation` for a römi or knock the winner's cards do not make, a
     special hand the cards do not hold, or cards that disagree with the points given.
     """
-    _require_tizlapos(variant)
+    variant = _require_tizlapos(variant)
     seats = len(entry.players)
     winner = entry.winner
     points = [0] * seats
@@ -460,7 +529,7 @@ def _without(cards: Sequence[Card], card: Card | None) -> list[Card]:
     return rest
 
 
-def _winner_points(variant: Variant, entry: TizEntry, player: TizPlayer, seat: int) -> int:
+def _winner_points(variant: TizVariant, entry: TizEntry, player: TizPlayer, seat: int) -> int:
     where = f"players.{seat}.cards"
     if entry.ending == "romi":
         if player.cards is not None:
@@ -533,10 +602,11 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
     the winner's units from every player in the deal, drop-outs, eliminations at the
     limit, and the end of the buli when one player is left (or, when played, a kis buli).
 
-    ``extra`` holds ``active`` and ``eliminated`` seats, ``units`` (each seat's net units;
-    with ``pot`` they add up to zero), ``pot``, ``reentries`` per seat, ``out_after`` (the
-    deal after which each seat went out, or None), ``ending`` ("last_player", "kis_buli"
-    or None) and ``deals_won``.
+    ``standing.ledger`` is the buli's account (a :class:`BuliLedger`): ``active`` and
+    ``eliminated`` seats, ``units`` (each seat's net units; with ``pot`` they add up to
+    zero), ``pot``, ``reentries`` per seat, ``out_after`` (the deal after which each seat
+    went out, or None), ``ending`` ("last_player", "kis_buli" or None) and ``deals_won``.
+    ``extra`` holds the same as lists, and ``deals_played``.
 
     Raises :class:`RuleViolation` when a deal's lines do not fit the buli: a seat out of
     the buli playing without buying back in or scoring points, a seat still in with no
@@ -544,7 +614,7 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
     ended (each naming the deal in ``params["number"]``); and for scores or flags of the
     wrong shape (``"bad_score"``).
     """
-    _require_tizlapos(variant)
+    variant = _require_tizlapos(variant)
     seats = table_seats(variant, seats)
     deals = stored_scores(variant, seats, deals)
     totals = [0] * seats
@@ -682,21 +752,184 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
         return (2, -(out_after[seat] or 0), totals[seat], seat)
 
     ranking = tuple(sorted(range(seats), key=rank_key))
+    ledger = BuliLedger(
+        active=tuple(s for s in range(seats) if active[s]),
+        eliminated=tuple(s for s in range(seats) if not active[s]),
+        units=tuple(units),
+        pot=pot,
+        reentries=tuple(reentries),
+        out_after=tuple(out_after),
+        ending=ending,
+        deals_won=tuple(won),
+    )
     return TableStanding(
         totals=tuple(totals),
         lower_is_better=True,
         finished=buli_winner is not None,
         ranking=ranking,
         winner=buli_winner,
-        extra={
-            "active": [s for s in range(seats) if active[s]],
-            "eliminated": [s for s in range(seats) if not active[s]],
-            "units": units,
-            "pot": pot,
-            "reentries": reentries,
-            "out_after": out_after,
-            "deals_won": won,
-            "deals_played": len(deals),
-            "ending": ending,
-        },
+        extra={**ledger.to_dict(), "deals_played": len(deals)},
+        details=ledger,
     )
+
+
+# -- the game ----------------------------------------------------------------------------------
+
+
+def _check(variant: Variant) -> None:
+    v = _require_tizlapos(variant)
+    check_ten_card_game(v)
+    if not v.tiz_knock_cards:
+        raise bad_option(
+            "tiz_knock_cards", _("the ranks a knocker may keep, like [2, 3]"), v.tiz_knock_cards
+        )
+    if v.tiz_kis_buli and v.tiz_kis_buli_limit >= v.tiz_elimination:
+        # "Under 50 while all others are over it": the others would long be out.
+        raise bad_option(
+            "tiz_kis_buli_limit",
+            _("less than the points that put a player out"),
+            v.tiz_kis_buli_limit,
+        )
+
+
+def _reconcile(values: dict[str, Any], given: Mapping[str, object]) -> None:
+    """The joker's price is one setting with two names; changing either changes both."""
+    table: dict[str, int] = values["penalty_table"]
+    if "tiz_joker_penalty" not in given:
+        values["tiz_joker_penalty"] = table["JOKER"]
+        return
+    joker = values["tiz_joker_penalty"]
+    given_table = given.get("penalty_table")
+    if (
+        isinstance(given_table, Mapping)
+        and "JOKER" in given_table
+        and given_table["JOKER"] != joker
+    ):
+        raise bad_option(
+            "tiz_joker_penalty", _("the joker's value in the table of card values"), joker
+        )
+    values["penalty_table"] = {**table, "JOKER": joker}
+
+
+def _describe(variant: Variant, translate: Callable[[str], str]) -> list[tuple[str, str]]:
+    """Tízlapos Römi's own rows of the rules page."""
+    _ = translate  # shadows the module's marker for every message below
+    v = _require_tizlapos(variant)
+    return [
+        (_("Knock card"), " / ".join(str(n) for n in v.tiz_knock_cards)),
+        (
+            _("Römi"),
+            _("%(units)d units from each player, %(points)d points off")
+            % {"units": v.tiz_romi_units, "points": v.tiz_romi_deduction},
+        ),
+        (_("Knock"), _("%(units)d unit from each player") % {"units": v.tiz_knock_units}),
+        (
+            _("Out of the buli"),
+            _(
+                "at %(points)d points; the last player in collects %(units)d units from "
+                "every other player, and the re-entry payments"
+            )
+            % {"points": v.tiz_elimination, "units": v.tiz_last_survivor_units},
+        ),
+        (_("Re-entry"), _("%(units)d units") % {"units": v.tiz_reentry_units}),
+        (
+            _("Special hands (points off)"),
+            _("royal flush %(royal)d, piccolo %(piccolo)d, flush %(flush)d")
+            % {
+                "royal": v.tiz_special_royal,
+                "piccolo": v.tiz_special_piccolo,
+                "flush": v.tiz_special_flush,
+            },
+        ),
+        (
+            _("Kis buli"),
+            _("played, under %(limit)d") % {"limit": v.tiz_kis_buli_limit}
+            if v.tiz_kis_buli
+            else _("not played"),
+        ),
+    ]
+
+
+TIZLAPOS_ROMI = register(
+    GameSpec(
+        id="tizlapos_romi",
+        family="tizlapos",
+        variant_class=TizVariant,
+        options=(
+            *shared_options(
+                name=_("Tízlapos Römi"),
+                min_players=2,
+                max_players=6,
+                decks=2,
+                jokers=4,
+                wild_jokers=True,
+                wild_black_twos=False,
+                max_wild_ratio_half=True,
+                ace_low=True,
+                ace_high=True,
+                min_run=3,
+                min_set=3,
+                # "Melds as Gin Römi": three or four of a rank in different suits.
+                max_set=4,
+                set_suits_distinct=True,
+                deals=(),
+                cards_dealt=(HAND_SIZE,),
+                penalty_table={
+                    "A": 10,
+                    **{str(r): r for r in range(2, 11)},
+                    "J": 10,
+                    "Q": 10,
+                    "K": 10,
+                    "JOKER": JOKER_PENALTY,
+                    "BLACK_TWO": 2,
+                },
+                buy_cap=None,
+                black_two_natural=True,
+                runs_must_not_continue=False,
+                stock_out_ends_deal=False,
+                allow_points_entry=True,
+                require_laydown=False,
+                ravaytys_bonus=0,
+                tie_order=("last_deal", "deals_won", "seat"),
+            ),
+            Option("tiz_knock_cards", (2, 3), _("The ranks a knocker may keep as its tenth card")),
+            Option("tiz_romi_deduction", 10, _("Points off for the winner of a römi")),
+            Option(
+                "tiz_elimination",
+                100,
+                _("The points that put a player out of the buli"),
+                1,
+                MAX_TARGET,
+            ),
+            Option("tiz_reentry_units", 3, _("Units a player pays into the pot to buy back in")),
+            Option("tiz_romi_units", 2, _("Units each player pays the winner of a römi")),
+            Option("tiz_knock_units", 1, _("Units each player pays the winner of a knock")),
+            Option(
+                "tiz_last_survivor_units",
+                10,
+                _("Units every other player pays the winner of the buli"),
+            ),
+            Option("tiz_joker_penalty", JOKER_PENALTY, _("What a joker left in hand counts")),
+            Option("tiz_special_royal", 50, _("Points off for a royal flush")),
+            Option("tiz_special_piccolo", 25, _("Points off for a piccolo")),
+            Option("tiz_special_flush", 25, _("Points off for a colour or figure flush")),
+            Option("tiz_kis_buli", False, _("A kis buli is played")),
+            Option(
+                "tiz_kis_buli_limit",
+                50,
+                _("The total a kis buli winner stays under while all others are over it"),
+                1,
+                MAX_TARGET,
+            ),
+        ),
+        parse_entry=parse_entry,
+        score_deal=score_deal,
+        standing=standing,
+        # Three to six at a table, four when the room allows (a table of two is only a
+        # final's), within the variant's own players.
+        tables=TableSizes(min_size=3, max_size=6, preferred=4),
+        describe=_describe,
+        check=_check,
+        reconcile=_reconcile,
+    )
+)

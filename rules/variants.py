@@ -1,8 +1,12 @@
-"""The four games as data.
+"""What every game's settings have in common, and how a game's settings are read.
 
-A :class:`Variant` holds every setting the engine reads. Each default that RULES.md marks
-(D) is an option a club may change with :func:`get_variant`; an event stores
-``variant.to_dict()`` so a later change of defaults never rewrites old results.
+A :class:`Variant` holds every setting the engine reads. The settings every game has are
+its fields; a game with settings of its own (Gin Römi's ``gin_*``, Tízlapos Römi's
+``tiz_*``) declares a subclass with them in its module. Each setting's default and plain
+words are in the game's :class:`rules.games.GameSpec`; each default that RULES.md marks (D)
+is an option a club may change with :func:`get_variant`. An event stores
+``variant.to_dict()`` (flat: every setting of the game by name) so a later change of
+defaults never rewrites old results.
 """
 
 from __future__ import annotations
@@ -15,10 +19,18 @@ from typing import TYPE_CHECKING, Any
 
 from rules.cards import Card
 from rules.entries import is_int
-from rules.errors import RuleViolation, token_text
+from rules.errors import RulesError, RuleViolation, token_text
+from rules.games import (
+    MAX_POINTS,
+    MAX_TARGET,
+    VARIANT_IDS,
+    GameSpec,
+    Option,
+    game_spec,
+    option_names,
+)
 from rules.i18n import Phrase, _
 from rules.limits import (
-    MAX_CONTRACT_DEALS,
     MAX_TEXT_LENGTH,
     OPEN_GAME_DEALS,
     TEXT_PER_CARD,
@@ -29,16 +41,23 @@ if TYPE_CHECKING:
     from rules.results import Arrangement
 
 __all__ = [
+    "MAX_NAME",
+    "MAX_PLAYERS",
+    "MAX_POINTS",
+    "MAX_TARGET",
     "PENALTY_KEYS",
+    "TIE_ORDER_KEYS",
     "VARIANT_IDS",
     "Contract",
     "Variant",
+    "bad_option",
+    "check_ten_card_game",
     "describe_options",
     "get_variant",
     "penalty_key",
+    "range_phrase",
+    "shared_options",
 ]
-
-VARIANT_IDS = ("ravaytys", "rutupeli", "gin_romi", "tizlapos_romi")
 
 PENALTY_KEYS = (
     "A",
@@ -108,13 +127,12 @@ class Contract:
         return {"sets": self.sets, "runs": self.runs}
 
 
-def _c(sets: int = 0, runs: int = 0) -> Contract:
-    return Contract(sets=sets, runs=runs)
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Variant:
-    """Every setting of one game. Build with :func:`get_variant`; serialise with ``to_dict``."""
+    """The settings every game has. Build with :func:`get_variant`; serialise with
+    ``to_dict``. A game with settings of its own holds them in a subclass declared in its
+    module (``rules.gin.GinVariant``, ``rules.tizlapos.TizVariant``); the defaults and
+    plain words of every setting are in the game's spec (:func:`rules.game_spec`)."""
 
     id: str
     name: str
@@ -134,34 +152,14 @@ class Variant:
     deals: tuple[Contract, ...]
     cards_dealt: tuple[int, ...]
     penalty_table: dict[str, int] = field(hash=False)
-    buy_cap: int | None = None
-    black_two_natural: bool = True  # a wild black two in its own place counts as natural
-    runs_must_not_continue: bool = False
-    stock_out_ends_deal: bool = False
-    allow_points_entry: bool = True
-    require_laydown: bool = False
-    ravaytys_bonus: int = 0
-    tie_order: tuple[str, ...] = ("last_deal", "deals_won", "seat")
-    gin_target: int = 150
-    gin_bonus_undercut: int = 25
-    gin_bonus_romi: int = 25
-    gin_settle_per_deal: int = 25
-    gin_settle_game: int = 150
-    gin_settle_shutout: int = 150
-    gin_spade_doubles: bool = False
-    tiz_knock_cards: tuple[int, ...] = (2, 3)
-    tiz_romi_deduction: int = 10
-    tiz_elimination: int = 100
-    tiz_reentry_units: int = 3
-    tiz_romi_units: int = 2
-    tiz_knock_units: int = 1
-    tiz_last_survivor_units: int = 10
-    tiz_joker_penalty: int = 20
-    tiz_special_royal: int = 50
-    tiz_special_piccolo: int = 25
-    tiz_special_flush: int = 25
-    tiz_kis_buli: bool = False
-    tiz_kis_buli_limit: int = 50
+    buy_cap: int | None
+    black_two_natural: bool  # a wild black two in its own place counts as natural
+    runs_must_not_continue: bool
+    stock_out_ends_deal: bool
+    allow_points_entry: bool
+    require_laydown: bool
+    ravaytys_bonus: int
+    tie_order: tuple[str, ...]
 
     # -- card questions every module asks -------------------------------------------------
 
@@ -186,12 +184,8 @@ class Variant:
     def family(self) -> str:
         """How a deal of this game is entered: "contract" (who went out, each hand left),
         "gin" (a head-to-head knock, römi or void) or "tizlapos" (a buli's deal). The site
-        picks its entry form by this, never by the game's id."""
-        if self.id == "gin_romi":
-            return "gin"
-        if self.id == "tizlapos_romi":
-            return "tizlapos"
-        return "contract"
+        picks its entry form by this, never by the game's id; the game's spec says it."""
+        return game_spec(self).family
 
     def contract(self, deal: object) -> Contract:
         """The contract of deal ``deal`` (1-based); anything else is no deal of this game."""
@@ -245,7 +239,8 @@ class Variant:
     # -- serialisation ----------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, object]:
-        """A JSON-ready dict; ``Variant.from_dict(v.to_dict()) == v``."""
+        """A JSON-ready dict of every setting of the game, by name;
+        ``Variant.from_dict(v.to_dict()) == v``."""
         out: dict[str, object] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
@@ -269,9 +264,12 @@ class Variant:
         variant_id = data.get("id")
         if not isinstance(variant_id, str):
             raise RuleViolation(_("A stored variant needs its id."), code="bad_option", field="id")
-        # ``to_dict`` writes every field, another game's own settings too; those are left
-        # at their defaults here, so they never change this game (they used to: a stored
-        # Räväytys carried Tízlapos's joker price into its own table).
+        spec = game_spec(variant_id)
+        # Variants stored before each game kept its own settings carry every game's (the
+        # flat variant wrote them all); another game's are left out here, so they never
+        # change this game (they used to: a stored Räväytys carried Tízlapos's joker price
+        # into its own table).
+        others = option_names()
         options: dict[str, object] = {}
         for key, value in data.items():
             if not isinstance(key, str):
@@ -282,156 +280,69 @@ class Variant:
                     option=token_text(key),
                     token=token_text(key),
                 )
-            if key != "id" and _own(variant_id, key):
-                options[key] = value
+            if key == "id" or (spec.option(key) is None and key in others):
+                continue
+            options[key] = value
         return get_variant(variant_id, **options)
 
 
-# -- defaults -------------------------------------------------------------------------------
+# -- the settings every game has ------------------------------------------------------------
 
-_CONTRACT_PENALTIES = {
-    "A": 20,
-    **{str(r): 5 for r in range(2, 10)},
-    "10": 10,
-    "J": 10,
-    "Q": 10,
-    "K": 10,
-    "JOKER": 50,
-    "BLACK_TWO": 20,
+# The most players at one table.
+MAX_PLAYERS = 8
+# The longest name a game may be given.
+MAX_NAME = 100
+
+# Each shared setting in plain words.
+_SHARED_TEXT: dict[str, str] = {
+    "name": _("The game's name"),
+    "min_players": _("The fewest players at a table"),
+    "max_players": _("The most players at a table"),
+    "decks": _("Decks of 52 cards played with"),
+    "jokers": _("Jokers added to the decks"),
+    "wild_jokers": _("Jokers are wild"),
+    "wild_black_twos": _("Black twos are wild"),
+    "max_wild_ratio_half": _("A meld holds no more wild cards than natural cards"),
+    "ace_low": _("The ace may be low in a run (A-2-3)"),
+    "ace_high": _("The ace may be high in a run (Q-K-A)"),
+    "min_run": _("The fewest cards in a run"),
+    "min_set": _("The fewest cards in a set"),
+    "max_set": _("The most cards in a set (none: no limit)"),
+    "set_suits_distinct": _("The cards of a set are all of different suits"),
+    "deals": _("The contract of each deal"),
+    "cards_dealt": _("The cards dealt to each player, deal by deal"),
+    "penalty_table": _("What each card left in hand counts"),
+    "buy_cap": _("The most discards a player may buy in a deal (none: no limit)"),
+    "black_two_natural": _("A wild black two in its own place in a meld counts as natural"),
+    "runs_must_not_continue": _("Runs of one suit in a laydown may not continue each other"),
+    "stock_out_ends_deal": _("The deal ends when the stock runs out, and every hand scores"),
+    "allow_points_entry": _("A hand's points may be entered instead of its cards"),
+    "require_laydown": _("The melds of the player who went out must be entered"),
+    "ravaytys_bonus": _("Points off for going out at once (räväytys)"),
+    "tie_order": _("How a tie in the total is broken"),
+}
+# (least, most) for the shared whole-number settings; any other takes 0 to MAX_POINTS.
+_SHARED_RANGES: dict[str, tuple[int, int]] = {
+    "min_players": (2, MAX_PLAYERS),
+    "max_players": (2, MAX_PLAYERS),
+    "decks": (1, 4),
+    "jokers": (0, 8),
+    "min_run": (2, 13),
+    "min_set": (2, 13),
+    "max_set": (2, 64),
+    "buy_cap": (0, UNCAPPED_BUYS),
 }
 
 
-def _defaults(variant_id: str) -> dict[str, Any]:
-    if variant_id == "ravaytys":
-        return {
-            "id": "ravaytys",
-            "name": _("Räväytys"),
-            "min_players": 3,
-            "max_players": 6,
-            "decks": 2,
-            "jokers": 4,
-            "wild_jokers": True,
-            "wild_black_twos": True,
-            "max_wild_ratio_half": True,
-            "ace_low": True,
-            "ace_high": True,
-            "min_run": 4,
-            "min_set": 3,
-            "max_set": None,
-            "set_suits_distinct": False,
-            "deals": (
-                _c(sets=2),
-                _c(sets=3),
-                _c(sets=4),
-                _c(runs=2),
-                _c(runs=3),
-                _c(sets=1, runs=1),
-                _c(sets=1, runs=2),
-                _c(sets=2, runs=1),
-            ),
-            "cards_dealt": (11, 11, 12, 11, 12, 11, 11, 11),
-            "penalty_table": dict(_CONTRACT_PENALTIES),
-            "buy_cap": None,
-            "runs_must_not_continue": True,
-        }
-    if variant_id == "rutupeli":
-        return {
-            "id": "rutupeli",
-            "name": _("Rutupeli"),
-            "min_players": 2,
-            "max_players": 6,
-            "decks": 2,
-            "jokers": 0,
-            "wild_jokers": False,
-            "wild_black_twos": False,
-            "max_wild_ratio_half": True,
-            "ace_low": True,
-            "ace_high": True,
-            "min_run": 4,
-            "min_set": 3,
-            "max_set": None,
-            "set_suits_distinct": False,
-            "deals": (
-                _c(sets=2),
-                _c(sets=1, runs=1),
-                _c(runs=2),
-                _c(sets=2, runs=1),
-                _c(sets=1, runs=2),
-                _c(sets=3),
-                _c(runs=3),
-            ),
-            "cards_dealt": (12,) * 7,
-            "penalty_table": {**_CONTRACT_PENALTIES, "BLACK_TWO": 5},
-            "buy_cap": 3,
-            "stock_out_ends_deal": True,
-        }
-    if variant_id == "gin_romi":
-        return {
-            "id": "gin_romi",
-            "name": _("Gin Römi"),
-            "min_players": 2,
-            "max_players": 2,
-            "decks": 1,
-            "jokers": 0,
-            "wild_jokers": False,
-            "wild_black_twos": False,
-            "max_wild_ratio_half": True,
-            "ace_low": True,
-            "ace_high": False,
-            "min_run": 3,
-            "min_set": 3,
-            "max_set": 4,
-            "set_suits_distinct": True,
-            "deals": (),
-            "cards_dealt": (10,),
-            "penalty_table": {
-                "A": 1,
-                **{str(r): r for r in range(2, 11)},
-                "J": 10,
-                "Q": 10,
-                "K": 10,
-                "JOKER": 0,
-                "BLACK_TWO": 2,
-            },
-            "buy_cap": None,
-        }
-    if variant_id == "tizlapos_romi":
-        return {
-            "id": "tizlapos_romi",
-            "name": _("Tízlapos Römi"),
-            "min_players": 2,
-            "max_players": 6,
-            "decks": 2,
-            "jokers": 4,
-            "wild_jokers": True,
-            "wild_black_twos": False,
-            "max_wild_ratio_half": True,
-            "ace_low": True,
-            "ace_high": True,
-            "min_run": 3,
-            "min_set": 3,
-            # "Melds as Gin Römi": three or four of a rank in different suits.
-            "max_set": 4,
-            "set_suits_distinct": True,
-            "deals": (),
-            "cards_dealt": (10,),
-            "penalty_table": {
-                "A": 10,
-                **{str(r): r for r in range(2, 11)},
-                "J": 10,
-                "Q": 10,
-                "K": 10,
-                "JOKER": 20,
-                "BLACK_TWO": 2,
-            },
-            "buy_cap": None,
-        }
-    raise RuleViolation(
-        _('There is no game "%(token)s"; expected one of %(expected)s.'),
-        code="bad_variant",
-        field="variant",
-        token=variant_id,
-        expected=", ".join(VARIANT_IDS),
+def shared_options(**defaults: object) -> tuple[Option, ...]:
+    """The game's :class:`Option` for each setting every game has, with ``defaults`` (one
+    for each: a game states all its defaults) and the shared plain words."""
+    if set(defaults) != set(_SHARED_TEXT):
+        missing, extra = set(_SHARED_TEXT) - set(defaults), set(defaults) - set(_SHARED_TEXT)
+        raise RulesError(f"shared settings: missing {sorted(missing)}, unknown {sorted(extra)}")
+    return tuple(
+        Option(name, defaults[name], text, *_SHARED_RANGES.get(name, (0, MAX_POINTS)))
+        for name, text in _SHARED_TEXT.items()
     )
 
 
@@ -446,60 +357,28 @@ _DEALS = "deals"
 _TABLE = "table"
 _WORDS = "words"
 
-_KINDS: dict[str, str] = {}
-for _f in dataclasses.fields(Variant):
-    _type = str(_f.type)
-    _KINDS[_f.name] = {
-        "bool": _BOOL,
-        "int": _INT,
-        "int | None": _OPT_INT,
-        "str": _STR,
-        "tuple[int, ...]": _INTS,
-        "tuple[Contract, ...]": _DEALS,
-        "dict[str, int]": _TABLE,
-        "tuple[str, ...]": _WORDS,
-    }[_type]
-del _f, _type
-
-# The settings that belong to one game only; every other setting is shared by all four.
-_OWN_PREFIXES = {"gin_romi": "gin_", "tizlapos_romi": "tiz_"}
-
-# The most any number of points may be: a card's value, a bonus, a deduction, a payment.
-MAX_POINTS = 1000
-# A target or a limit of a whole game (first to 150, out at 100).
-MAX_TARGET = 10_000
-# The most players at one table.
-MAX_PLAYERS = 8
-# The longest name a game may be given.
-MAX_NAME = 100
-# Gin Römi and Tízlapos entries read ten-card hands (``HAND_SIZE`` of their modules).
-_TEN_CARD_GAMES = frozenset({"gin_romi", "tizlapos_romi"})
-_TEN = 10
-
-# (least, most) for the whole-number settings; anything not named takes 0 to MAX_POINTS.
-_RANGES: dict[str, tuple[int, int]] = {
-    "min_players": (2, MAX_PLAYERS),
-    "max_players": (2, MAX_PLAYERS),
-    "decks": (1, 4),
-    "jokers": (0, 8),
-    "min_run": (2, 13),
-    "min_set": (2, 13),
-    "max_set": (2, 64),
-    "buy_cap": (0, UNCAPPED_BUYS),
-    "gin_target": (1, MAX_TARGET),
-    "gin_settle_game": (0, MAX_TARGET),
-    "gin_settle_shutout": (0, MAX_TARGET),
-    "tiz_elimination": (1, MAX_TARGET),
-    "tiz_kis_buli_limit": (1, MAX_TARGET),
+_TYPE_KINDS = {
+    "bool": _BOOL,
+    "int": _INT,
+    "int | None": _OPT_INT,
+    "str": _STR,
+    "tuple[int, ...]": _INTS,
+    "tuple[Contract, ...]": _DEALS,
+    "dict[str, int]": _TABLE,
+    "tuple[str, ...]": _WORDS,
 }
 
 
-def _own(variant_id: str, name: str) -> bool:
-    """Whether setting ``name`` can belong to game ``variant_id`` (not another's own)."""
-    return all(
-        variant_id == owner or not name.startswith(prefix)
-        for owner, prefix in _OWN_PREFIXES.items()
-    )
+_KINDS: dict[type[Variant], dict[str, str]] = {}
+
+
+def _kinds(variant_class: type[Variant]) -> dict[str, str]:
+    """How each setting of ``variant_class`` is read, from its field's type."""
+    kinds = _KINDS.get(variant_class)
+    if kinds is None:
+        kinds = {f.name: _TYPE_KINDS[str(f.type)] for f in dataclasses.fields(variant_class)}
+        _KINDS[variant_class] = kinds
+    return kinds
 
 
 def _translated(text: str, translate: Callable[[str], str]) -> str:
@@ -515,11 +394,13 @@ def _phrase(expected: str | Phrase) -> Phrase:
     return expected if isinstance(expected, Phrase) else Phrase(partial(_translated, expected))
 
 
-def _range_phrase(low: int, high: int) -> Phrase:
+def range_phrase(low: int, high: int) -> Phrase:
+    """ "a whole number from ``low`` to ``high``", translated when shown."""
     return Phrase(partial(_whole_number, low, high))
 
 
-def _bad(name: str, expected: str | Phrase, value: object) -> RuleViolation:
+def bad_option(name: str, expected: str | Phrase, value: object) -> RuleViolation:
+    """The violation for setting ``name`` at ``value`` where ``expected`` was wanted."""
     return RuleViolation(
         _('The setting "%(option)s" cannot be %(token)s; expected %(expected)s.'),
         code="bad_option",
@@ -532,16 +413,16 @@ def _bad(name: str, expected: str | Phrase, value: object) -> RuleViolation:
 
 def _whole(name: str, value: object, low: int, high: int) -> int:
     if not (is_int(value) and low <= value <= high):
-        raise _bad(name, _range_phrase(low, high), value)
+        raise bad_option(name, range_phrase(low, high), value)
     return value
 
 
-def _coerce(name: str, value: object, defaults: Mapping[str, Any]) -> object:
-    kind = _KINDS[name]
-    low, high = _RANGES.get(name, (0, MAX_POINTS))
+def _coerce(spec: GameSpec[Any], option: Option, value: object) -> object:
+    name, low, high = option.name, option.low, option.high
+    kind = _kinds(spec.variant_class)[name]
     if kind == _BOOL:
         if not isinstance(value, bool):
-            raise _bad(name, _("true or false"), value)
+            raise bad_option(name, _("true or false"), value)
         return value
     if kind == _INT:
         return _whole(name, value, low, high)
@@ -549,33 +430,35 @@ def _coerce(name: str, value: object, defaults: Mapping[str, Any]) -> object:
         if value is None:
             return value
         if not (is_int(value) and low <= value <= high):
-            raise _bad(name, _("a whole number, 0 or more, or none"), value)
+            raise bad_option(name, _("a whole number, 0 or more, or none"), value)
         return value
     if kind == _STR:
         if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
-            raise _bad(name, _("some text"), value)
+            raise bad_option(name, _("some text"), value)
         return value
     if kind == _INTS:
         if not isinstance(value, list | tuple) or not all(is_int(v) and 0 < v <= 13 for v in value):
-            raise _bad(name, _("a list of whole numbers"), value)
+            raise bad_option(name, _("a list of whole numbers"), value)
         return tuple(int(v) for v in value)
     if kind == _WORDS:
         if not isinstance(value, list | tuple) or not all(
             isinstance(v, str) and v in TIE_ORDER_KEYS for v in value
         ):
-            raise _bad(name, ", ".join(TIE_ORDER_KEYS), value)
+            raise bad_option(name, ", ".join(TIE_ORDER_KEYS), value)
         return tuple(str(v) for v in value)
     if kind == _DEALS:
         if not isinstance(value, list | tuple):
-            raise _bad(name, _("a list of contracts"), value)
+            raise bad_option(name, _("a list of contracts"), value)
         return tuple(_contract(name, item) for item in value)
     if kind == _TABLE:
         if not isinstance(value, Mapping):
-            raise _bad(name, _("a table of card values"), value)
-        table = dict(defaults["penalty_table"])
+            raise bad_option(name, _("a table of card values"), value)
+        default = option.default
+        assert isinstance(default, Mapping)
+        table = dict(default)
         for key, points in value.items():
             if not isinstance(key, str) or key not in PENALTY_KEYS:
-                raise _bad(name, ", ".join(PENALTY_KEYS), key)
+                raise bad_option(name, ", ".join(PENALTY_KEYS), key)
             table[key] = _whole(name, points, 0, MAX_POINTS)
         return table
     raise AssertionError(kind)  # pragma: no cover
@@ -591,15 +474,29 @@ def _contract(name: str, item: object) -> Contract:
     elif isinstance(item, list | tuple) and len(item) == 2:
         sets, runs = item
     if not (is_int(sets) and is_int(runs)):
-        raise _bad(name, _('contracts like {"sets": 2, "runs": 1}'), item)
+        raise bad_option(name, _('contracts like {"sets": 2, "runs": 1}'), item)
     if sets < 0 or runs < 0 or sets + runs == 0:
-        raise _bad(name, _("at least one meld per contract"), item)
+        raise bad_option(name, _("at least one meld per contract"), item)
     return Contract(sets=sets, runs=runs)
+
+
+def _default(value: object) -> object:
+    # A default table is the spec's; every variant gets its own copy.
+    return dict(value) if isinstance(value, Mapping) else value
+
+
+def check_ten_card_game(v: Variant) -> None:
+    """For a game without contracts whose entries read ten-card hands (Gin Römi, Tízlapos
+    Römi): settings that would give it contracts, or other hands."""
+    if v.deals:
+        raise bad_option("deals", _("no contracts: this game has none"), v.deals)
+    if v.cards_dealt != (10,):
+        raise bad_option("cards_dealt", _("10: the entries read ten-card hands"), v.cards_dealt)
 
 
 def _check_consistent(v: Variant) -> None:
     def bad(option: str, expected: str | Phrase) -> RuleViolation:
-        return _bad(option, expected, getattr(v, option))
+        return bad_option(option, expected, getattr(v, option))
 
     if v.decks < 1:
         raise bad("decks", _("1 or more"))
@@ -613,47 +510,35 @@ def _check_consistent(v: Variant) -> None:
         raise bad("max_set", _("none, or no fewer than the shortest set"))
     if not (v.ace_low or v.ace_high):
         raise bad("ace_high", _("true when the ace may not be low"))
-    if v.id in _TEN_CARD_GAMES:
-        # These games have no contracts, and their entries read ten-card hands.
-        if v.deals:
-            raise bad("deals", _("no contracts: this game has none"))
-        if v.cards_dealt != (_TEN,):
-            raise bad("cards_dealt", _("10: the entries read ten-card hands"))
-    else:
-        if not v.deals:
-            raise bad("deals", _("at least one contract: this is a contract game"))
-        if len(v.deals) > MAX_CONTRACT_DEALS:
-            raise bad("deals", _range_phrase(1, MAX_CONTRACT_DEALS))
-    if v.deals and len(v.cards_dealt) != len(v.deals):
-        raise bad("cards_dealt", _("one number per deal"))
-    if not v.cards_dealt or any(n < 1 for n in v.cards_dealt):
-        raise bad("cards_dealt", _("a number of cards for each deal"))
-    for contract, dealt in zip(v.deals, v.cards_dealt, strict=False):
-        # The contract is laid down from one hand: the cards dealt, one drawn, and buys.
-        if contract.sets * v.min_set + contract.runs * v.min_run > dealt + 1 + 2 * v.max_buys:
-            raise bad("deals", _("contracts that a hand of the deal can lay down"))
-    if v.id == "gin_romi" and (v.min_players, v.max_players) != (2, 2):
-        raise bad("min_players" if v.min_players != 2 else "max_players", _("2: a game for two"))
-    if not v.tiz_knock_cards:
-        raise bad("tiz_knock_cards", _("the ranks a knocker may keep, like [2, 3]"))
-    if v.tiz_kis_buli and v.tiz_kis_buli_limit >= v.tiz_elimination:
-        # "Under 50 while all others are over it": the others would long be out.
-        raise bad("tiz_kis_buli_limit", _("less than the points that put a player out"))
+    # What only the game knows: its contracts, its players, its own settings together.
+    game_spec(v).check(v)
 
 
 def get_variant(variant_id: str, **options: object) -> Variant:
     """The variant ``variant_id`` with its defaults, changed by ``options``.
 
-    ``variant_id`` is one of :data:`VARIANT_IDS`. Each option is a field of
-    :class:`Variant`; a setting of another game (``gin_*`` belongs to Gin Römi, ``tiz_*``
-    to Tízlapos Römi), an unknown option, a value of the wrong kind or out of range, or
-    settings that together make a game nobody can score (a contract game without
-    contracts) raise :class:`RuleViolation` (code ``"bad_option"``).
+    ``variant_id`` is one of :data:`VARIANT_IDS`; the defaults are its spec's
+    (:func:`rules.game_spec`). Each option is a setting of that game: a setting of another
+    game (``gin_*`` belongs to Gin Römi, ``tiz_*`` to Tízlapos Römi), an unknown option, a
+    value of the wrong kind or out of range, or settings that together make a game nobody
+    can score (a contract game without contracts) raise :class:`RuleViolation` (code
+    ``"bad_option"``).
     """
-    defaults = _defaults(variant_id)
-    values = dict(defaults)
+    spec = game_spec(variant_id)
+    values: dict[str, Any] = {"id": spec.id}
+    values.update((name, _default(value)) for name, value in spec.defaults.items())
     for name, value in options.items():
-        if name == "id" or name not in _KINDS:
+        option = spec.option(name)
+        if option is None:
+            if name in option_names():
+                raise RuleViolation(
+                    _('There is no setting "%(option)s" in %(game)s.'),
+                    code="bad_option",
+                    field=name,
+                    option=name,
+                    token=name,
+                    game=spec.name,
+                )
             raise RuleViolation(
                 _('There is no setting "%(option)s".'),
                 code="bad_option",
@@ -661,32 +546,9 @@ def get_variant(variant_id: str, **options: object) -> Variant:
                 option=name,
                 token=name,
             )
-        if not _own(variant_id, name):
-            raise RuleViolation(
-                _('There is no setting "%(option)s" in %(game)s.'),
-                code="bad_option",
-                field=name,
-                option=name,
-                token=name,
-                game=defaults["name"],
-            )
-        values[name] = _coerce(name, value, defaults)
-    if variant_id == "tizlapos_romi":
-        # The joker's price is one setting with two names; changing either changes both.
-        table: dict[str, int] = values["penalty_table"]
-        given = options.get("penalty_table")
-        if "tiz_joker_penalty" in options:
-            joker = values["tiz_joker_penalty"]
-            if isinstance(given, Mapping) and "JOKER" in given and given["JOKER"] != joker:
-                raise _bad(
-                    "tiz_joker_penalty",
-                    _("the joker's value in the table of card values"),
-                    joker,
-                )
-            values["penalty_table"] = {**table, "JOKER": joker}
-        else:
-            values["tiz_joker_penalty"] = table["JOKER"]
-    variant = Variant(**values)
+        values[name] = _coerce(spec, option, value)
+    spec.reconcile(values, options)
+    variant = spec.variant_class(**values)
     _check_consistent(variant)
     return variant
 
@@ -765,118 +627,6 @@ def describe_options(
     if v.wild_black_twos:
         price.append(_("black two %(points)d") % {"points": table["BLACK_TWO"]})
     rows.append((_("Card values"), ", ".join(price)))
-    if v.is_contract_game:
-        rows.append(
-            (
-                _("Buying a discard"),
-                _("at most %(count)d buys per player per deal") % {"count": v.buy_cap}
-                if v.buy_cap is not None
-                # The engine's own cap (rules.limits.UNCAPPED_BUYS), stated where it is met.
-                else _("no limit; a score sheet takes up to %(count)d per player per deal")
-                % {"count": v.max_buys},
-            )
-        )
-        rows.append(
-            (
-                _("Runs of one suit in a laydown"),
-                _("may overlap or leave a gap, but may not continue each other")
-                if v.runs_must_not_continue
-                else _("may also continue each other"),
-            )
-        )
-        rows.append(
-            (
-                _("Stock used up"),
-                _("the deal ends and everyone scores its hand")
-                if v.stock_out_ends_deal
-                else _("the discards are shuffled into a new stock"),
-            )
-        )
-        rows.append(
-            (
-                _("Going out at once (räväytys)"),
-                _("recorded, %(points)d points off") % {"points": v.ravaytys_bonus}
-                if v.ravaytys_bonus
-                else _("recorded, no bonus"),
-            )
-        )
-        rows.append(
-            (
-                _("Laydown on the score sheet"),
-                _("required") if v.require_laydown else _("optional"),
-            )
-        )
-    if v.id == "gin_romi":
-        rows.append((_("Game"), _("first to %(target)d points") % {"target": v.gin_target}))
-        rows.append(
-            (
-                _("Bonuses"),
-                _("undercut %(undercut)d, römi %(romi)d")
-                % {"undercut": v.gin_bonus_undercut, "romi": v.gin_bonus_romi},
-            )
-        )
-        rows.append(
-            (
-                _("Settlement"),
-                _("%(deal)d per deal won, %(game)d for the game, %(shutout)d more for a shutout")
-                % {
-                    "deal": v.gin_settle_per_deal,
-                    "game": v.gin_settle_game,
-                    "shutout": v.gin_settle_shutout,
-                },
-            )
-        )
-        rows.append(
-            (
-                _("Spade upper card doubles"),
-                _("yes") if v.gin_spade_doubles else _("no"),
-            )
-        )
-    if v.id == "tizlapos_romi":
-        rows.append(
-            (
-                _("Knock card"),
-                " / ".join(str(n) for n in v.tiz_knock_cards),
-            )
-        )
-        rows.append(
-            (
-                _("Römi"),
-                _("%(units)d units from each player, %(points)d points off")
-                % {"units": v.tiz_romi_units, "points": v.tiz_romi_deduction},
-            )
-        )
-        rows.append(
-            (_("Knock"), _("%(units)d unit from each player") % {"units": v.tiz_knock_units})
-        )
-        rows.append(
-            (
-                _("Out of the buli"),
-                _(
-                    "at %(points)d points; the last player in collects %(units)d units from "
-                    "every other player, and the re-entry payments"
-                )
-                % {"points": v.tiz_elimination, "units": v.tiz_last_survivor_units},
-            )
-        )
-        rows.append((_("Re-entry"), _("%(units)d units") % {"units": v.tiz_reentry_units}))
-        rows.append(
-            (
-                _("Special hands (points off)"),
-                _("royal flush %(royal)d, piccolo %(piccolo)d, flush %(flush)d")
-                % {
-                    "royal": v.tiz_special_royal,
-                    "piccolo": v.tiz_special_piccolo,
-                    "flush": v.tiz_special_flush,
-                },
-            )
-        )
-        rows.append(
-            (
-                _("Kis buli"),
-                _("played, under %(limit)d") % {"limit": v.tiz_kis_buli_limit}
-                if v.tiz_kis_buli
-                else _("not played"),
-            )
-        )
+    # The game's own settings, in its own words.
+    rows.extend(game_spec(v).describe(v, translate))
     return rows

@@ -310,3 +310,49 @@ def test_scores_and_standing_together() -> None:
     assert table.finished
     assert sum(table.totals) == 7 * 2 * 25
     assert table.winner == table.ranking[0]
+
+
+# -- the game's defaults (RULES.md's (D)) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "field", "value"),
+    [
+        ("ravaytys", "min_run", 4),
+        ("rutupeli", "min_run", 4),
+        ("ravaytys", "min_set", 3),
+        ("rutupeli", "min_set", 3),
+        ("ravaytys", "max_set", None),
+        ("ravaytys", "set_suits_distinct", False),
+        ("ravaytys", "ace_low", True),
+        ("ravaytys", "ace_high", True),
+        ("rutupeli", "ace_high", True),
+        ("ravaytys", "wild_jokers", True),
+        ("ravaytys", "wild_black_twos", True),
+        ("rutupeli", "wild_jokers", False),
+        ("rutupeli", "wild_black_twos", False),
+        ("ravaytys", "max_wild_ratio_half", True),
+        ("ravaytys", "buy_cap", None),
+        ("ravaytys", "runs_must_not_continue", True),
+        ("ravaytys", "ravaytys_bonus", 0),
+        ("ravaytys", "stock_out_ends_deal", False),
+    ],
+)
+def test_defaults(variant_id: str, field: str, value: object) -> None:
+    assert getattr(get_variant(variant_id), field) == value
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "table"),
+    [
+        ("rutupeli", {"A": 20, "2": 5, "9": 5, "10": 10, "J": 10, "Q": 10, "K": 10}),
+        (
+            "ravaytys",
+            {"A": 20, "2": 5, "5": 5, "9": 5, "10": 10, "K": 10, "JOKER": 50, "BLACK_TWO": 20},
+        ),
+    ],
+)
+def test_penalty_table(variant_id: str, table: dict[str, int]) -> None:
+    v = get_variant(variant_id)
+    for key, points in table.items():
+        assert v.penalty_table[key] == points

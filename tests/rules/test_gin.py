@@ -415,3 +415,43 @@ def test_whole_deals_through_the_standing() -> None:
     result = gin.standing(GIN, 2, deals)
     assert result.totals == (20, 27)
     assert result.extra["deals_won"] == [1, 1]
+
+
+# -- the game's defaults (RULES.md's (D)) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "field", "value"),
+    [
+        ("gin_romi", "min_run", 3),
+        ("gin_romi", "max_set", 4),
+        ("gin_romi", "set_suits_distinct", True),
+        ("gin_romi", "ace_low", True),
+        ("gin_romi", "ace_high", False),
+        ("gin_romi", "wild_jokers", False),
+        ("gin_romi", "decks", 1),
+        ("gin_romi", "jokers", 0),
+        ("gin_romi", "max_players", 2),
+        ("gin_romi", "gin_target", 150),
+        ("gin_romi", "gin_bonus_undercut", 25),
+        ("gin_romi", "gin_bonus_romi", 25),
+        ("gin_romi", "gin_settle_per_deal", 25),
+        ("gin_romi", "gin_settle_game", 150),
+        ("gin_romi", "gin_settle_shutout", 150),
+        ("gin_romi", "gin_spade_doubles", False),
+    ],
+)
+def test_defaults(variant_id: str, field: str, value: object) -> None:
+    assert getattr(get_variant(variant_id), field) == value
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "table"),
+    [
+        ("gin_romi", {"A": 1, "2": 2, "7": 7, "10": 10, "J": 10, "Q": 10, "K": 10}),
+    ],
+)
+def test_penalty_table(variant_id: str, table: dict[str, int]) -> None:
+    v = get_variant(variant_id)
+    for key, points in table.items():
+        assert v.penalty_table[key] == points

@@ -13,10 +13,12 @@ from rules.cards import Card, full_deck
 from rules.notation import parse_cards
 from rules.penalties import hand_from_value, price_breakdown
 
-RAV = get_variant("ravaytys")
+# The (D) prices below are pinned: they are house rules, and each game's default is
+# asserted in its own test module.
+RAV = get_variant("ravaytys", penalty_table={"JOKER": 50, "BLACK_TWO": 20})
 RUT = get_variant("rutupeli")
 GIN = get_variant("gin_romi")
-TIZ = get_variant("tizlapos_romi")
+TIZ = get_variant("tizlapos_romi", tiz_joker_penalty=20)
 VARIANTS = {"ravaytys": RAV, "rutupeli": RUT, "gin_romi": GIN, "tizlapos_romi": TIZ}
 
 

@@ -7,7 +7,6 @@ as "deal N cannot be scored: ..."), never a ``TypeError`` or an internal ``Rules
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable
 from typing import Any, cast
@@ -17,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import DealScore, RuleViolation, get_variant, score_deal, table_standing
+from rules.games import option_names
 from rules.variants import VARIANT_IDS, Variant
 
 RAV = get_variant("ravaytys")
@@ -357,7 +357,8 @@ def test_table_standing_answers_anything_with_a_standing_or_a_violation(
 
 # Settings a club might type, sensible or not: a game either refuses them, or scores with
 # them whatever the entry (nothing a setting allows may crash the scoring later).
-OPTION_NAMES = sorted(f.name for f in dataclasses.fields(Variant) if f.name != "id")
+# Every game's settings (each game's own ones too: another game's must be refused).
+OPTION_NAMES = sorted(option_names())
 OPTION_VALUES = (
     st.booleans()
     | st.none()

@@ -584,3 +584,46 @@ def test_elimination_limit_is_a_setting() -> None:
     short = get_variant("tizlapos_romi", tiz_elimination=50)
     result = tizlapos.standing(short, 3, [deal(0, [0, 50, 49])])
     assert result.extra["eliminated"] == [1]
+
+
+# -- the game's defaults (RULES.md's (D)) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "field", "value"),
+    [
+        ("tizlapos_romi", "min_run", 3),
+        ("tizlapos_romi", "ace_high", True),
+        ("tizlapos_romi", "wild_jokers", True),
+        ("tizlapos_romi", "wild_black_twos", False),
+        ("tizlapos_romi", "decks", 2),
+        ("tizlapos_romi", "jokers", 4),
+        ("tizlapos_romi", "max_players", 6),
+        ("tizlapos_romi", "tiz_knock_cards", (2, 3)),
+        ("tizlapos_romi", "tiz_romi_deduction", 10),
+        ("tizlapos_romi", "tiz_elimination", 100),
+        ("tizlapos_romi", "tiz_reentry_units", 3),
+        ("tizlapos_romi", "tiz_romi_units", 2),
+        ("tizlapos_romi", "tiz_knock_units", 1),
+        ("tizlapos_romi", "tiz_last_survivor_units", 10),
+        ("tizlapos_romi", "tiz_joker_penalty", 20),
+        ("tizlapos_romi", "tiz_special_royal", 50),
+        ("tizlapos_romi", "tiz_special_piccolo", 25),
+        ("tizlapos_romi", "tiz_special_flush", 25),
+        ("tizlapos_romi", "tiz_kis_buli", False),
+    ],
+)
+def test_defaults(variant_id: str, field: str, value: object) -> None:
+    assert getattr(get_variant(variant_id), field) == value
+
+
+@pytest.mark.parametrize(
+    ("variant_id", "table"),
+    [
+        ("tizlapos_romi", {"A": 10, "J": 10, "Q": 10, "K": 10, "2": 2, "9": 9, "JOKER": 20}),
+    ],
+)
+def test_penalty_table(variant_id: str, table: dict[str, int]) -> None:
+    v = get_variant(variant_id)
+    for key, points in table.items():
+        assert v.penalty_table[key] == points
