@@ -156,6 +156,10 @@ DEMO_NIGHTS: list[tuple[str, str, int, list[dict[str, object]], list[dict[str, o
 ]
 
 
+# The night whose waiting deal someone corrects, so the history has something to show.
+CORRECTED_NIGHT = "Rutupeli club night"
+
+
 def demo_nights(club: Club) -> None:
     """Club nights in progress, one per game: some deals confirmed, table 1's last one
     waiting, and one correction so the history has something to show."""
@@ -195,7 +199,7 @@ def demo_nights(club: Club) -> None:
                         expected_version=deal.version,
                         request_id=f"demo-confirm-{deal.pk}",
                     )
-        if variant_id == "rutupeli":
+        if name == CORRECTED_NIGHT:
             _demo_correction(stage.tables.get(number=1))
 
 

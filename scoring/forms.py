@@ -1,26 +1,39 @@
-"""Between the score-entry page's fields and the rules engine's entry dict.
+"""The table's posts as Django forms: a deal's entry, a confirmation, a void, a seat.
 
-The page posts flat fields (`out`, `p2_cards`, `upper`, …); the engine reads a nested
-dict (RULES.md, "What a score entry is"). Both directions live here so the field names
-are written once. Numbers that are not numbers are reported here, in the field they were
-typed in; everything else is the engine's to judge.
+A deal is entered as one deal form (who went out, the upper card, the winner…) and one form
+per seat (its cards or points, buys, special hand…), of the family `scoring.entry` picks for
+the game. The posted names are the page's own (`out`, `p2_cards`, `upper`): the browser's
+script and the tests use them. Each form reads and bounds its fields (numbers, seats,
+lengths) and puts a bad value's error on that field; `to_entry()` gives the engine the
+nested dict it reads (RULES.md, "What a score entry is"), and everything else is the
+engine's to judge.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 import uuid
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from django import forms
-from django.http import QueryDict
-from django.utils.translation import gettext as _
+from django.core.exceptions import ValidationError
+from django.forms.formsets import (
+    INITIAL_FORM_COUNT,
+    MAX_NUM_FORM_COUNT,
+    MIN_NUM_FORM_COUNT,
+    TOTAL_FORM_COUNT,
+    ManagementForm,
+)
 from django.utils.translation import gettext_lazy
+
+from rules import Variant
+from rules.entries import MAX_ENTRY_NUMBER
 
 # What a form may carry as its request id: the page makes a hex uuid; a retry sends it back.
 REQUEST_ID = r"^[A-Za-z0-9_-]{1,64}$"
+
+Choices = Sequence[tuple[str, Any]]
 
 
 class _RequestForm(forms.Form):
@@ -28,8 +41,10 @@ class _RequestForm(forms.Form):
     and the id that makes a double tap record once. A bad value counts as absent: a fresh
     id (the save then records once, as a new request) and version 0 (a clash, shown as such)."""
 
-    expected_version = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
-    request_id = forms.RegexField(regex=REQUEST_ID, required=False)
+    expected_version = forms.IntegerField(
+        min_value=0, max_value=1_000_000, required=False, widget=forms.HiddenInput
+    )
+    request_id = forms.RegexField(regex=REQUEST_ID, required=False, widget=forms.HiddenInput)
 
     def _clean_value(self, name: str) -> Any:
         return self.cleaned_data.get(name) if hasattr(self, "cleaned_data") else None
@@ -48,7 +63,19 @@ class _RequestForm(forms.Form):
 
 
 class DealMetaForm(_RequestForm):
-    number = forms.IntegerField(min_value=0, max_value=999, required=False)
+    number = forms.IntegerField(
+        min_value=0, max_value=999, required=False, widget=forms.HiddenInput
+    )
+
+    @classmethod
+    def for_page(cls, *, number: int | None, expected_version: int) -> DealMetaForm:
+        """The hidden fields of an entry page: its deal, the version it shows, a new id."""
+        initial = {
+            "number": number,
+            "request_id": uuid.uuid4().hex,
+            "expected_version": expected_version,
+        }
+        return cls(initial=initial, auto_id=False)
 
     @property
     def deal_number(self) -> int:
@@ -74,199 +101,361 @@ class SeatForm(forms.Form):
     seat = forms.IntegerField(min_value=0, max_value=9, required=False)
 
 
-GIN = "gin_romi"
-TIZLAPOS = "tizlapos_romi"
-
-
-@dataclass
-class EntryForm:
-    variant: Any
-    seats: int
-    data: dict[str, str] = field(default_factory=dict)
-    errors: dict[str, list[str]] = field(default_factory=dict)
-
-    def add_error(self, name: str, message: str) -> None:
-        # An error for a field the page has no slot for is shown above the form, never lost.
-        if name != "__all__" and name not in self.fields_on_page():
-            name = "__all__"
-        self.errors.setdefault(name, []).append(message)
-
-    def value(self, name: str) -> str:
-        return self.data.get(name, "")
-
-    def fields_on_page(self) -> list[str]:
-        """The fields the entry page shows for this game (each has an error slot)."""
-        if self.variant.id == GIN:
-            names = ["by", "upper"]
-            parts = ["cards", "points"]
-        elif self.variant.id == TIZLAPOS:
-            names = ["winner", "knock_card"]
-            parts = ["cards", "points", "special", "drop_out", "reenter"]
-        else:
-            names = ["out", "laydown"]
-            parts = ["cards", "points", "buys"]
-        if not self.variant.allow_points_entry:
-            parts.remove("points")
-        return names + [f"p{seat}_{part}" for seat in range(self.seats) for part in parts]
-
+# -- a deal's fields ---------------------------------------------------------------------------
 
 # No field of a deal is longer than this typed out (a laydown of every meld, in words): a
 # longer post is refused before the engine reads it.
 TEXT_LIMIT = 400
+# The value the "nobody went out" choice posts (Rutupeli's exhausted stock).
+NOBODY = "none"
+
+NOT_A_WHOLE_NUMBER = gettext_lazy("“%(value)s” is not a whole number.")
+PICK_A_PLAYER = gettext_lazy("Pick a player.")
+# The engine's own words for a count out of range, so the page says what the engine would.
+NOT_PENALTY_POINTS = gettext_lazy(
+    '"%(token)s" is not a number of penalty points: expected 0 or more.'
+)
+NOT_POINTS = gettext_lazy('"%(token)s" is not a number of points: expected 0 or more.')
+NOT_BUYS = gettext_lazy('"%(token)s" is not a number of buys: expected 0 or more.')
+
+_CARD_ATTRS = {"autocomplete": "off", "autocapitalize": "characters", "inputmode": "text"}
+_NUMBER_ATTRS = {"inputmode": "numeric", "pattern": "[0-9]*", "class": "short"}
 
 
-def _text(post: QueryDict, name: str) -> str:
-    return (post.get(name) or "").strip()
-
-
-def _refuse_long(form: EntryForm) -> None:
-    for name, value in form.data.items():
-        if len(value) > TEXT_LIMIT:
-            form.data[name] = value[:TEXT_LIMIT]
-            form.add_error(
-                name,
-                _("This is longer than any hand: at most %(limit)d characters, not %(count)d.")
-                % {"limit": TEXT_LIMIT, "count": len(value)},
-            )
-
-
-def _number(form: EntryForm, name: str, *, allow_empty: bool = True) -> int | None:
-    raw = form.value(name)
-    if raw == "":
-        return None
-    if re.fullmatch(r"-?\d{1,6}", raw):
-        return int(raw)
-    form.add_error(name, _("“%(value)s” is not a whole number.") % {"value": raw})
-    return None
-
-
-def _seat(form: EntryForm, name: str) -> int | None:
-    raw = form.value(name)
-    if raw in {"", "none"}:
-        return None
-    if raw.isascii() and raw.isdigit() and int(raw) < form.seats:
-        return int(raw)
-    form.add_error(name, _("Pick a player."))
-    return None
-
-
-def entry_from_post(variant: Any, seats: int, post: QueryDict) -> tuple[dict[str, Any], EntryForm]:
-    """The engine's entry dict from the posted fields, and the form with any number errors."""
-    names = ["out", "laydown", "ravaytys", "ending", "by", "upper", "winner", "knock_card"]
-    for seat in range(seats):
-        names += [
-            f"p{seat}_{part}"
-            for part in ("cards", "points", "buys", "special", "drop_out", "reenter")
-        ]
-    form = EntryForm(variant=variant, seats=seats, data={name: _text(post, name) for name in names})
-    _refuse_long(form)
-    if variant.id == GIN:
-        entry = _gin(form)
-    elif variant.id == TIZLAPOS:
-        entry = _tizlapos(form)
-    else:
-        entry = _contract(form)
-    return entry, form
-
-
-def _cards_or_points(form: EntryForm, seat: int) -> dict[str, Any]:
-    cards = form.value(f"p{seat}_cards") or None
-    points = _number(form, f"p{seat}_points")
-    return {"cards": cards, "points": None if cards else points}
-
-
-def _contract(form: EntryForm) -> dict[str, Any]:
-    out_raw = form.value("out")
-    entry: dict[str, Any] = {"out": _seat(form, "out"), "players": []}
-    if out_raw == "":
-        entry.pop("out")  # the engine says "say who went out"
-    for seat in range(form.seats):
-        player = _cards_or_points(form, seat)
-        if entry.get("out") == seat:
-            player = {"cards": None, "points": None}
-        player["buys"] = _number(form, f"p{seat}_buys") or 0
-        entry["players"].append(player)
-    laydown = [line.strip() for line in form.value("laydown").splitlines() if line.strip()]
-    if laydown:
-        entry["laydown"] = laydown
-    if form.variant.id == "ravaytys":
-        entry["ravaytys"] = form.value("ravaytys") == "on"
-    return entry
-
-
-def _gin(form: EntryForm) -> dict[str, Any]:
-    hands = [form.value("p0_cards"), form.value("p1_cards")]
-    deadwood = [_number(form, "p0_points"), _number(form, "p1_points")]
-    return {
-        "ending": form.value("ending") or "knock",
-        "by": _seat(form, "by"),
-        "upper": form.value("upper") or None,
-        "hands": hands if all(hands) else None,
-        "deadwood": None if all(hands) else deadwood,
-    }
-
-
-def _tizlapos(form: EntryForm) -> dict[str, Any]:
-    players = []
-    for seat in range(form.seats):
-        player = _cards_or_points(form, seat)
-        player.update(
-            special=form.value(f"p{seat}_special") or None,
-            drop_out=form.value(f"p{seat}_drop_out") == "on",
-            reenter=form.value(f"p{seat}_reenter") == "on",
+def _within_text_limit(value: str) -> None:
+    if len(value) > TEXT_LIMIT:
+        raise ValidationError(
+            gettext_lazy(
+                "This is longer than any hand: at most %(limit)d characters, not %(count)d."
+            ),
+            code="too_long",
+            params={"limit": TEXT_LIMIT, "count": len(value)},
         )
-        players.append(player)
-    return {
-        "winner": _seat(form, "winner"),
-        "ending": form.value("ending") or "romi",
-        "knock_card": form.value("knock_card") or None,
-        "players": players,
-    }
 
 
-def post_from_entry(variant: Any, entry: dict[str, Any]) -> dict[str, str]:
-    """The form's field values for a stored entry: a correction starts from what was saved."""
-    data: dict[str, str] = {}
+class TextField(forms.CharField):
+    """Cards or melds as typed, stripped, at most TEXT_LIMIT characters; empty is ""."""
 
-    def put(name: str, value: Any) -> None:
-        if value is None or value is False:
-            return
-        data[name] = "on" if value is True else str(value)
+    default_validators = [_within_text_limit]
 
-    players = entry.get("players") or []
-    for seat, player in enumerate(players):
-        put(f"p{seat}_cards", player.get("cards"))
-        put(f"p{seat}_points", player.get("points"))
-        put(f"p{seat}_buys", player.get("buys") or None)
-        put(f"p{seat}_special", player.get("special"))
-        put(f"p{seat}_drop_out", player.get("drop_out"))
-        put(f"p{seat}_reenter", player.get("reenter"))
-    for seat, hand in enumerate(entry.get("hands") or []):
-        put(f"p{seat}_cards", hand)
-    for seat, points in enumerate(entry.get("deadwood") or []):
-        put(f"p{seat}_points", points)
-    put("out", "none" if "out" in entry and entry["out"] is None else entry.get("out"))
-    for name in ("ending", "by", "upper", "winner", "knock_card", "ravaytys"):
-        put(name, entry.get(name))
-    if entry.get("laydown"):
-        data["laydown"] = "\n".join(entry["laydown"])
-    return data
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, **kwargs)
 
 
-def field_for(engine_field: str | None) -> str:
-    """The page field an engine error belongs to: `players.2.cards` → `p2_cards`."""
-    if not engine_field:
-        return "__all__"
-    parts = engine_field.split(".")
-    if parts[0] == "players" and len(parts) >= 2 and parts[1].isdigit():
-        suffix = parts[2] if len(parts) > 2 else "cards"
-        return f"p{parts[1]}_{suffix}"
-    if parts[0] in {"hands", "deadwood"} and len(parts) >= 2 and parts[1].isdigit():
-        return f"p{parts[1]}_{'cards' if parts[0] == 'hands' else 'points'}"
-    if parts[0] == "laydown":
-        return "laydown"
-    return (
-        parts[0]
-        if parts[0] in {"out", "ending", "by", "upper", "winner", "knock_card", "ravaytys"}
-        else "__all__"
+class CountField(forms.IntegerField):
+    """Points or buys as typed: a whole number from 0 to the engine's largest count, or
+    nothing. A bad one is quoted back in the field, in the players' words."""
+
+    def __init__(self, *, out_of_range: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", forms.TextInput(attrs=_NUMBER_ATTRS))
+        super().__init__(
+            required=False,
+            min_value=0,
+            max_value=MAX_ENTRY_NUMBER,
+            error_messages={"invalid": NOT_A_WHOLE_NUMBER, "out_of_range": out_of_range},
+            **kwargs,
+        )
+
+    def to_python(self, value: Any) -> int | None:
+        try:
+            return super().to_python(value)
+        except ValidationError:
+            raise ValidationError(
+                self.error_messages["invalid"], code="invalid", params={"value": value}
+            ) from None
+
+    def run_validators(self, value: Any) -> None:
+        try:
+            super().run_validators(value)
+        except ValidationError:
+            raise ValidationError(
+                self.error_messages["out_of_range"],
+                code="out_of_range",
+                params={"token": value},
+            ) from None
+
+
+def _seat_choice(**kwargs: Any) -> forms.TypedChoiceField:
+    """A seat of the table, one radio per player; the choices are the table's seats."""
+    return forms.TypedChoiceField(
+        coerce=int,
+        empty_value=None,
+        required=False,
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": PICK_A_PLAYER},
+        **kwargs,
     )
+
+
+class _EntryPart(forms.Form):
+    """What the deal form and the seat forms share: the page's ids (`f-p2_cards`, which the
+    tap grids name), labels with no colon after them, and the choices the registry built."""
+
+    def __init__(self, *args: Any, variant: Variant, choices: Mapping[str, Choices], **kwargs: Any):
+        kwargs.setdefault("auto_id", "f-%s")
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.variant = variant
+        for name, options in choices.items():
+            field = self.fields.get(name)
+            if isinstance(field, forms.ChoiceField):
+                field.choices = self._blank(field, options)
+
+    @staticmethod
+    def _blank(field: forms.ChoiceField, options: Choices) -> list[tuple[str, Any]]:
+        # A select starts with "nothing chosen"; radios have no such choice.
+        blank = [] if isinstance(field.widget, forms.RadioSelect) else [("", "—")]
+        return [*blank, *options]
+
+
+# -- one seat's line ---------------------------------------------------------------------------
+
+
+class SeatEntryForm(_EntryPart):
+    """One seat's line of a deal: its cards left in hand, or its points where the event
+    allows typed points. Its fields post as `p{seat}_{name}` (`p2_cards`), no formset prefix."""
+
+    cards = TextField(
+        label=gettext_lazy("Cards left in hand"),
+        widget=forms.TextInput(attrs={**_CARD_ATTRS, "placeholder": "A K 7 7"}),
+    )
+    points = CountField(label=gettext_lazy("…or points"), out_of_range=NOT_PENALTY_POINTS)
+
+    def __init__(self, *args: Any, seat: int, **kwargs: Any) -> None:
+        self.seat = seat
+        super().__init__(*args, **kwargs)
+        if not self.variant.allow_points_entry:
+            del self.fields["points"]
+
+    def add_prefix(self, field_name: str) -> str:
+        return f"p{self.seat}_{field_name}"
+
+    def line(self) -> dict[str, Any]:
+        """This seat's line of the engine's entry: the cards, else the points typed."""
+        cards = self.cleaned_data["cards"] or None
+        return {"cards": cards, "points": None if cards else self.cleaned_data.get("points")}
+
+
+class ContractSeatForm(SeatEntryForm):
+    buys = CountField(label=gettext_lazy("Buys"), out_of_range=NOT_BUYS)
+
+    def line(self) -> dict[str, Any]:
+        return {**super().line(), "buys": self.cleaned_data["buys"] or 0}
+
+
+class GinSeatForm(SeatEntryForm):
+    cards = TextField(
+        label=gettext_lazy("Hand (10 cards)"),
+        widget=forms.TextInput(
+            attrs={**_CARD_ATTRS, "placeholder": "AS 2S 3S 4H 5H 6H 7D 8D 9C KC"}
+        ),
+    )
+    points = CountField(label=gettext_lazy("…or deadwood points"), out_of_range=NOT_POINTS)
+
+    def line(self) -> dict[str, Any]:
+        # Gin Römi reads both hands or both deadwood counts: the deal form pairs them up.
+        return {"cards": self.cleaned_data["cards"], "points": self.cleaned_data.get("points")}
+
+
+class TizSeatForm(SeatEntryForm):
+    special = forms.ChoiceField(required=False, label=gettext_lazy("Special hand"))
+    drop_out = forms.BooleanField(required=False, label=gettext_lazy("Drops out"))
+    reenter = forms.BooleanField(required=False, label=gettext_lazy("Buys back in"))
+
+    def line(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            **super().line(),
+            "special": data["special"] or None,
+            "drop_out": data["drop_out"],
+            "reenter": data["reenter"],
+        }
+
+
+class SeatFormSet(forms.BaseFormSet):
+    """One form per seat, as many as the table seats. The page posts no management form:
+    the table says how many seats there are."""
+
+    def __init__(self, data: Any = None, *, seats: Sequence[int], **kwargs: Any) -> None:
+        self.positions = list(seats)
+        kwargs.setdefault("auto_id", "f-%s")
+        super().__init__(data, prefix="seats", **kwargs)
+
+    def total_form_count(self) -> int:
+        return len(self.positions)
+
+    def initial_form_count(self) -> int:
+        return len(self.positions)
+
+    @functools.cached_property
+    def management_form(self) -> ManagementForm:
+        count = len(self.positions)
+        counts = {TOTAL_FORM_COUNT: count, INITIAL_FORM_COUNT: count}
+        counts |= {MIN_NUM_FORM_COUNT: 0, MAX_NUM_FORM_COUNT: count}
+        form = ManagementForm(
+            {f"{self.prefix}-{k}": v for k, v in counts.items()}, prefix=self.prefix
+        )
+        form.full_clean()
+        return form
+
+    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
+        kwargs = super().get_form_kwargs(index)
+        return kwargs if index is None else {**kwargs, "seat": self.positions[index]}
+
+
+@functools.cache
+def seat_formset(form: type[SeatEntryForm]) -> type[SeatFormSet]:
+    """The formset of a family's seat form (made once per form class)."""
+    return cast(type[SeatFormSet], forms.formset_factory(form, formset=SeatFormSet, extra=0))
+
+
+# -- the deal as a whole -----------------------------------------------------------------------
+
+
+class DealEntryForm(_EntryPart):
+    """The deal-level fields of an entry; a family's form says which and builds the entry."""
+
+    # The fields that name a seat: their choices are the table's seats.
+    seat_fields: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        *args: Any,
+        seats: Sequence[tuple[int, str]],
+        ravaytys: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        for name in self.seat_fields:
+            self._add_choices(name, [(str(position), player) for position, player in seats])
+        if not ravaytys:
+            self.fields.pop("ravaytys", None)
+
+    def to_entry(self, lines: list[dict[str, Any]]) -> dict[str, Any]:
+        """The engine's entry from this form and the seats' lines (both valid)."""
+        raise NotImplementedError
+
+    @classmethod
+    def initial_of(cls, entry: Mapping[str, Any]) -> tuple[dict[str, Any], list[Mapping[str, Any]]]:
+        """The deal's fields and each seat's line of a stored entry, for a correction."""
+        lines = entry.get("players")
+        return dict(entry), [line if isinstance(line, Mapping) else {} for line in lines or []]
+
+    def _add_choices(self, name: str, choices: Choices) -> None:
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [*cast(Choices, field.choices), *choices]
+
+    def _default(self, name: str) -> Any:
+        return self.cleaned_data[name] or self.get_initial_for_field(self.fields[name], name)
+
+
+class ContractDealForm(DealEntryForm):
+    seat_fields = ("out",)
+
+    out = forms.ChoiceField(
+        required=False,
+        label=gettext_lazy("Who went out?"),
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": PICK_A_PLAYER},
+    )
+    ravaytys = forms.BooleanField(
+        required=False, label=gettext_lazy("Räväytys: went out in one turn with no earlier laydown")
+    )
+    laydown = TextField(
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "7H 7S 7D\npata-5-6-7-8"})
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.variant.stock_out_ends_deal:
+            self._add_choices("out", [(NOBODY, gettext_lazy("Nobody: the stock ran out"))])
+        self.fields["laydown"].label = (
+            gettext_lazy("Melds of the player who went out, one per line")
+            if self.variant.require_laydown
+            else gettext_lazy("Melds of the player who went out, one per line (optional)")
+        )
+
+    def to_entry(self, lines: list[dict[str, Any]]) -> dict[str, Any]:
+        data = self.cleaned_data
+        entry: dict[str, Any] = {}
+        if data["out"]:  # else no "out": the engine says to say who went out
+            entry["out"] = None if data["out"] == NOBODY else int(data["out"])
+        entry["players"] = [
+            {**line, "cards": None, "points": None} if entry.get("out") == seat else line
+            for seat, line in enumerate(lines)
+        ]
+        laydown = [line.strip() for line in data["laydown"].splitlines() if line.strip()]
+        if laydown:
+            entry["laydown"] = laydown
+        if "ravaytys" in self.fields:
+            entry["ravaytys"] = data["ravaytys"]
+        return entry
+
+    @classmethod
+    def initial_of(cls, entry: Mapping[str, Any]) -> tuple[dict[str, Any], list[Mapping[str, Any]]]:
+        deal, lines = super().initial_of(entry)
+        if "out" in entry and entry["out"] is None:
+            deal["out"] = NOBODY
+        laydown = entry.get("laydown")
+        deal["laydown"] = "\n".join(map(str, laydown)) if isinstance(laydown, list) else ""
+        return deal, [{**line, "buys": line.get("buys") or None} for line in lines]
+
+
+class GinDealForm(DealEntryForm):
+    seat_fields = ("by",)
+
+    ending = forms.ChoiceField(
+        required=False, label=gettext_lazy("How did the deal end?"), widget=forms.RadioSelect
+    )
+    by = _seat_choice(label=gettext_lazy("Who knocked or went römi?"))
+    upper = TextField(
+        label=gettext_lazy("Upper card"),
+        widget=forms.TextInput(
+            attrs={"placeholder": "7D", "autocapitalize": "characters", "autocomplete": "off"}
+        ),
+    )
+
+    def to_entry(self, lines: list[dict[str, Any]]) -> dict[str, Any]:
+        hands = [line["cards"] for line in lines]
+        return {
+            "ending": self._default("ending"),
+            "by": self.cleaned_data["by"],
+            "upper": self.cleaned_data["upper"] or None,
+            "hands": hands if all(hands) else None,
+            "deadwood": None if all(hands) else [line["points"] for line in lines],
+        }
+
+    @classmethod
+    def initial_of(cls, entry: Mapping[str, Any]) -> tuple[dict[str, Any], list[Mapping[str, Any]]]:
+        hands, deadwood = entry.get("hands"), entry.get("deadwood")
+        hands = hands if isinstance(hands, list) else []
+        deadwood = deadwood if isinstance(deadwood, list) else []
+        seats = max(len(hands), len(deadwood))
+        lines: list[Mapping[str, Any]] = [
+            {
+                "cards": hands[seat] if seat < len(hands) else None,
+                "points": deadwood[seat] if seat < len(deadwood) else None,
+            }
+            for seat in range(seats)
+        ]
+        return dict(entry), lines
+
+
+class TizDealForm(DealEntryForm):
+    seat_fields = ("winner",)
+
+    winner = _seat_choice(label=gettext_lazy("Who won the deal?"))
+    ending = forms.ChoiceField(required=False, label=gettext_lazy("How?"), widget=forms.RadioSelect)
+    knock_card = TextField(
+        label=gettext_lazy("Knock card (a 2 or a 3)"),
+        widget=forms.TextInput(attrs={"placeholder": "2H", "autocomplete": "off"}),
+    )
+
+    def to_entry(self, lines: list[dict[str, Any]]) -> dict[str, Any]:
+        return {
+            "winner": self.cleaned_data["winner"],
+            "ending": self._default("ending"),
+            "knock_card": self.cleaned_data["knock_card"] or None,
+            "players": lines,
+        }

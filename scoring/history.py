@@ -7,32 +7,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from scoring.entry import EntryFamily, family_of
 from scoring.models import Deal, DealVersion
 from scoring.selectors import deal_history
 from tournaments.models import Table
-
-SEAT_FIELDS = {"out", "by", "winner"}
-
-
-def _labels() -> dict[str, str]:
-    return {
-        "out": _("went out"),
-        "by": _("knocked or went römi"),
-        "winner": _("won the deal"),
-        "ending": _("ending"),
-        "upper": _("upper card"),
-        "knock_card": _("knock card"),
-        "laydown": _("melds"),
-        "ravaytys": _("räväytys"),
-        "cards": _("cards"),
-        "points": _("points"),
-        "buys": _("buys"),
-        "special": _("special hand"),
-        "drop_out": _("drops out"),
-        "reenter": _("buys back in"),
-        "hands": _("hand"),
-        "deadwood": _("deadwood"),
-    }
 
 
 def _flatten(entry: Any) -> dict[tuple[str, int | None, str], Any]:
@@ -51,12 +29,12 @@ def _flatten(entry: Any) -> dict[tuple[str, int | None, str], Any]:
     return flat
 
 
-def _shown(field: str, value: Any, names: list[str]) -> str:
+def _shown(field: str, value: Any, names: list[str], seat_keys: frozenset[str]) -> str:
     if value is None or value == "" or value is False:
         return "—"
     if value is True:
         return _("yes")
-    if field in SEAT_FIELDS and isinstance(value, int) and 0 <= value < len(names):
+    if field in seat_keys and isinstance(value, int) and 0 <= value < len(names):
         return names[value]
     if isinstance(value, list):
         return " / ".join(str(item) for item in value)
@@ -64,26 +42,26 @@ def _shown(field: str, value: Any, names: list[str]) -> str:
 
 
 def entry_changes(
-    old: dict[str, Any] | None, new: dict[str, Any], names: list[str]
+    old: dict[str, Any] | None, new: dict[str, Any], names: list[str], *, family: EntryFamily
 ) -> list[tuple[str, str, str]]:
-    """Every field the new entry changed, in the reader's language, seats by player name."""
+    """Every field the new entry changed, in the reader's language (the words of the game's
+    entry family), seats by player name."""
     if old is None:
         return []
-    labels = _labels()
     before, after = _flatten(old), _flatten(new)
     lines = []
     for key in sorted(
         set(before) | set(after), key=lambda k: (k[1] if k[1] is not None else -1, k[0], k[2])
     ):
         _field, seat, part = key
-        if _shown(part, before.get(key), names) == _shown(part, after.get(key), names):
+        was = _shown(part, before.get(key), names, family.seat_keys)
+        now = _shown(part, after.get(key), names, family.seat_keys)
+        if was == now:
             continue
-        what = labels.get(part, part)
+        what = str(family.labels.get(part, part))
         if seat is not None:
             what = f"{names[seat] if seat < len(names) else seat + 1}: {what}"
-        lines.append(
-            (what, _shown(part, before.get(key), names), _shown(part, after.get(key), names))
-        )
+        lines.append((what, was, now))
     return lines
 
 
@@ -108,12 +86,15 @@ def table_history_lines(*, table: Table, names: list[str]) -> list[DealHistory]:
     was kept): the director must be able to reach it to correct or void it.
     """
     versions = deal_history(table=table)
+    family = family_of(table.stage.event.variant)
     history = []
     for deal in Deal.objects.filter(table=table).order_by("number"):
         item = DealHistory(number=deal.number, deal=deal)
         rows = versions.get(deal.number, [])
         for previous, version in zip([None, *rows], rows, strict=False):
-            changes = entry_changes(previous.entry if previous else None, version.entry, names)
+            changes = entry_changes(
+                previous.entry if previous else None, version.entry, names, family=family
+            )
             if previous is not None and previous.status != version.status:
                 changes.append(
                     (_("status"), previous.get_status_display(), version.get_status_display())

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import secrets
-import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -19,14 +18,8 @@ from django.views.decorators.http import require_POST
 
 from core.ratelimit import rate_limit
 from rules import RuleViolation, score_deal
-from scoring.forms import (
-    ConfirmForm,
-    DealMetaForm,
-    SeatForm,
-    entry_from_post,
-    field_for,
-    post_from_entry,
-)
+from scoring.entry import DealEntry
+from scoring.forms import ConfirmForm, DealMetaForm, SeatForm
 from scoring.i18n import contract_text, violation_text
 from scoring.models import Deal, SeatClaim
 from scoring.selectors import event_ranking, event_sheets, seat_claim_of, table_sheet
@@ -136,40 +129,38 @@ def _actor(request: HttpRequest, table: Table) -> Actor:
     return request._lappu_actor
 
 
-def _entry_context(request: HttpRequest, table: Table, **extra: Any) -> dict[str, Any]:
+def _entry_context(
+    request: HttpRequest,
+    table: Table,
+    *,
+    entry: DealEntry | None = None,
+    stored: dict[str, Any] | None = None,
+    expected_version: int = 0,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The entry page's context: the sheet, who is here, and the deal's forms (`entry` as
+    posted, else blank or showing the `stored` entry of a correction)."""
     sheet = table_sheet(table=table)
     actor = _actor(request, table)
     number = extra.get("number") or sheet.next_number
+    variant = sheet.variant
     return {
         "sheet": sheet,
         "table": table,
         "event": table.stage.event,
-        "variant": sheet.variant,
+        "variant": variant,
         "actor": actor,
         "my_seat": next((s for s in sheet.seats if s.position == actor.seat), None),
         "pending": [
             (deal, confirm_refusal(deal=deal, by=actor) is None) for deal in sheet.unconfirmed
         ],
         "number": number,
-        "contract": contract_text(sheet.variant.contract(number).to_dict())
-        if number and sheet.variant.is_contract_game and number <= len(sheet.variant.deals)
+        "contract": contract_text(variant.contract(number).to_dict())
+        if number and variant.is_contract_game and number <= len(variant.deals)
         else "",
         "dealer": sheet.dealer(number) if number else None,
-        "request_id": uuid.uuid4().hex,
-        "gin_endings": [
-            ("knock", _("Knock")),
-            ("romi", _("Römi")),
-            ("void", _("Void: the stock ran out")),
-        ],
-        "special_hands": [
-            ("royal", _("Royal flush")),
-            ("piccolo", _("Piccolo")),
-            ("colour_flush", _("Colour flush")),
-            ("figure_flush", _("Figure flush")),
-        ],
-        "data": {},
-        "errors": {},
-        "expected_version": 0,
+        "entry": entry or DealEntry(variant, sheet.seats, stored=stored),
+        "meta": DealMetaForm.for_page(number=number, expected_version=expected_version),
         **extra,
     }
 
@@ -208,13 +199,12 @@ def table_seat(request: HttpRequest, table: Table) -> HttpResponse:
     return redirect("table_entry", key=table.entry_key)
 
 
-def _posted_entry(request: HttpRequest, table: Table) -> tuple[dict[str, Any], Any, DealMetaForm]:
-    """The posted entry as the engine reads it, the entry form (with any field it could not
-    read), and the form saying which save this is."""
-    entry, form = entry_from_post(table.stage.event.variant, table.seats.count(), request.POST)
+def _posted_entry(request: HttpRequest, table: Table) -> tuple[DealEntry, DealMetaForm]:
+    """The posted deal's forms, and the form saying which save this is."""
+    seats = list(table.seats.select_related("player").order_by("position"))
     meta = DealMetaForm(request.POST)
     meta.is_valid()
-    return entry, form, meta
+    return DealEntry(table.stage.event.variant, seats, data=request.POST), meta
 
 
 @require_POST
@@ -222,26 +212,19 @@ def _posted_entry(request: HttpRequest, table: Table) -> tuple[dict[str, Any], A
 @rate_limit(scope="table_check")
 def table_check(request: HttpRequest, table: Table) -> HttpResponse:
     """Live check while typing (htmx): the engine's verdict and the points, nothing saved."""
-    seats = list(table.seats.select_related("player").order_by("position"))
-    entry, form, meta = _posted_entry(request, table)
+    entry, meta = _posted_entry(request, table)
     score = None
-    if not form.errors:
+    if entry.is_valid():
         try:
-            score = deal_judge(table=table, number=meta.deal_number, entry=entry)
+            score = deal_judge(table=table, number=meta.deal_number, entry=entry.to_entry())
         except RuleViolation as error:
-            form.add_error(field_for(error.field), violation_text(error))
+            entry.add_violation(error)
     rows = (
-        list(zip(seats, score.points, strict=True))
-        if score and len(score.points) == len(seats)
+        list(zip(entry.seats, score.points, strict=True))
+        if score and len(score.points) == len(entry.seats)
         else []
     )
-    context = {
-        "errors": form.errors,
-        "rows": rows,
-        "score": score,
-        "field_names": form.fields_on_page(),
-    }
-    return render(request, "scoring/_check.html", context)
+    return render(request, "scoring/_check.html", {"entry": entry, "rows": rows, "score": score})
 
 
 @require_POST
@@ -251,40 +234,49 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     actor = _actor(request, table)
     if actor.seat is None and not actor.is_director:
         return redirect("table_entry", key=table.entry_key)
-    entry, form, meta = _posted_entry(request, table)
-    if not form.errors:
-        try:
-            deal_record(
-                table=table,
-                number=number,
-                entry=entry,
-                by=actor,
-                expected_version=meta.base_version,
-                request_id=meta.save_id,
-            )
-        except StaleDeal as stale:
-            return _stale(request, table, stale, number)
-        except RuleViolation as error:
-            form.add_error(field_for(error.field), violation_text(error))
-    if form.errors:
-        context = _entry_context(
-            request,
-            table,
+    entry, meta = _posted_entry(request, table)
+    if not entry.is_valid():
+        return _entry_refused(request, table, number, entry, meta)
+    try:
+        deal_record(
+            table=table,
             number=number,
-            data=form.data,
-            errors=form.errors,
+            entry=entry.to_entry(),
+            by=actor,
             expected_version=meta.base_version,
-            # A correction that failed stays a correction on the page.
-            editing=Deal.objects.filter(table=table, number=number).first()
-            if meta.base_version
-            else None,
+            request_id=meta.save_id,
         )
-        return render(request, "scoring/table_entry.html", context, status=422)
+    except StaleDeal as stale:
+        return _stale(request, table, stale, number)
+    except RuleViolation as error:
+        entry.add_violation(error)
+        return _entry_refused(request, table, number, entry, meta)
+    return _saved(request, table, number)
+
+
+def _saved(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     messages.success(
         request,
         _("Deal %(number)d saved. Someone at another seat confirms it.") % {"number": number},
     )
     return redirect("table_entry", key=table.entry_key)
+
+
+def _entry_refused(
+    request: HttpRequest, table: Table, number: int, entry: DealEntry, meta: DealMetaForm
+) -> HttpResponse:
+    """The entry page again, with what was typed and each error next to its field."""
+    # A correction that failed stays a correction on the page.
+    editing = Deal.objects.filter(table=table, number=number).first() if meta.base_version else None
+    context = _entry_context(
+        request,
+        table,
+        number=number,
+        entry=entry,
+        expected_version=meta.base_version,
+        editing=editing,
+    )
+    return render(request, "scoring/table_entry.html", context, status=422)
 
 
 def _stale(request: HttpRequest, table: Table, stale: StaleDeal, number: int) -> HttpResponse:
@@ -317,12 +309,11 @@ def _points_of(sheet: Any, number: int, entry: dict[str, Any]) -> list[tuple[Any
 @table_page
 def deal_edit(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     deal = get_object_or_404(Deal, table=table, number=number)
-    variant = table.stage.event.variant
     context = _entry_context(
         request,
         table,
         number=number,
-        data=post_from_entry(variant, deal.entry),
+        stored=deal.entry if isinstance(deal.entry, dict) else None,
         expected_version=deal.version,
         editing=deal,
     )

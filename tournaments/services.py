@@ -14,7 +14,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.db import locked_write
-from rules import RuleViolation, get_variant
+from rules import RuleViolation, game_spec, get_variant
 from rules.i18n import _
 from tournaments.draw import TableBounds, draw_tables
 from tournaments.models import (
@@ -137,14 +137,11 @@ def registration_status_set(*, registration: Registration, status: str) -> Regis
 
 
 def _table_bounds(event: Event) -> TableBounds:
-    """Gin Römi is head to head; every other game seats 3 to 6 (a table of 2 is only ever a
-    championship's last stage, never a first draw), within what the variant allows."""
-    variant = event.variant
-    if variant.max_players == 2:
-        return TableBounds(min_size=2, max_size=2, preferred=2)
-    low, high = max(3, variant.min_players), min(6, variant.max_players)
-    preferred = min(max(event.preferred_table_size, low), high)
-    return TableBounds(min_size=low, max_size=high, preferred=preferred)
+    """The game's table sizes (its spec: Gin head to head, the others 3 to 6; a table of 2
+    is only ever a championship's last stage, never a first draw), around the event's
+    preferred size."""
+    sizes = game_spec(event.variant).table_sizes(event.variant, event.preferred_table_size)
+    return TableBounds(min_size=sizes.min_size, max_size=sizes.max_size, preferred=sizes.preferred)
 
 
 def stage_format(*, event: Event) -> dict[str, object]:
