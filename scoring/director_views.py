@@ -33,6 +33,7 @@ from tournaments.models import Event, RegistrationStatus, Role, StageStatus, Tab
 from tournaments.permissions import get_club_for
 from tournaments.selectors import event_registrations, registerable_players, stage_current
 from tournaments.services import stage_is_frozen
+from tournaments.tables import registration_table
 
 
 def _director_event(
@@ -65,6 +66,7 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
         "club": event.club,
         "rules": describe_options(event.variant, gettext),
         "registrations": event_registrations(event=event),
+        "registration_table": registration_table(request=request, event=event),
         "players": registerable_players(event=event),
         "guest_form": GuestForm(),
         "stage": stage,
@@ -116,7 +118,7 @@ def deal_void_view(
     try:
         deal_void(
             deal=deal,
-            by=Actor(device=device_of(request), user=request.user, is_director=True),
+            by=Actor(device=device_of(request), user=request.user),
             note=form.cleaned_data.get("note", ""),
             request_id=form.save_id,
         )

@@ -60,10 +60,10 @@ class TableSheet:
     def rows(self) -> list[dict[str, Any]]:
         """One row per seat, best first: the player, the total and the place."""
         place = {seat: index + 1 for index, seat in enumerate(self.standing.ranking)}
-        extra = self.standing.extra
-        units = extra.get("units")  # Tízlapos Römi's ledger
-        eliminated = set(extra.get("eliminated") or ())
-        final = (extra.get("settlement") or {}).get("final") if self.standing.finished else None
+        ledger, settlement = self.standing.ledger, self.standing.settlement  # Tízlapos, Gin
+        units = ledger.units if ledger else None
+        eliminated = set(ledger.eliminated) if ledger else set()
+        final = settlement.final if settlement and self.standing.finished else None
         return [
             {
                 "seat": seat,
@@ -78,11 +78,11 @@ class TableSheet:
 
     @property
     def has_units(self) -> bool:
-        return "units" in self.standing.extra
+        return self.standing.ledger is not None
 
     @property
     def has_final(self) -> bool:
-        return self.standing.finished and bool(self.standing.extra.get("settlement"))
+        return self.standing.finished and self.standing.settlement is not None
 
 
 def _sheet(table: Table, seats: list[Seat], deals: list[Deal], variant: Any) -> TableSheet:
@@ -199,4 +199,90 @@ def flagged_confirmations(*, event: Event) -> list[DealVersion]:
         )
         .select_related("deal__table")
         .order_by("-created_at")
+    )
+
+
+@dataclass
+class DealHead:
+    """A deal's column on a sheet."""
+
+    number: int
+    confirmed: bool
+    voided: bool
+
+
+@dataclass
+class SheetRow:
+    """A seat's line on a sheet: its place, totals and one cell per deal of the sheet."""
+
+    place: int
+    seat: Seat
+    player: str
+    total: int
+    units: int | None
+    final: int | None
+    out: bool
+    # One per deal of `PointsMatrix.deals`, in the same order; None where a deal has no
+    # points for the seat.
+    points: list[int | None]
+
+
+@dataclass
+class PointsMatrix:
+    table: Table
+    deals: list[DealHead]
+    rows: list[SheetRow]
+    has_units: bool
+    has_final: bool
+    unconfirmed: bool
+
+
+def sheet_points_matrix(*, sheet: TableSheet) -> PointsMatrix:
+    """A table's sheet as rows, best first, each with its cell per deal, built once.
+
+    Each deal's points are read once per seat, by position, so the work is one step per
+    cell of the sheet (seats × deals), not a search through every deal's points per cell.
+    No queries: the sheet holds what it needs.
+    """
+    points = [deal.points if isinstance(deal.points, list) else [] for deal in sheet.deals]
+    rows = []
+    for row in sheet.rows:
+        seat = row["seat"]
+        position = seat.position
+        rows.append(
+            SheetRow(
+                place=row["place"],
+                seat=seat,
+                player=seat.player.name,
+                total=row["total"],
+                units=row["units"],
+                final=row["final"],
+                out=row["out"],
+                points=[cells[position] if position < len(cells) else None for cells in points],
+            )
+        )
+    return PointsMatrix(
+        table=sheet.table,
+        deals=[
+            DealHead(number=deal.number, confirmed=deal.is_confirmed, voided=deal.is_voided)
+            for deal in sheet.deals
+        ],
+        rows=rows,
+        has_units=sheet.has_units,
+        has_final=sheet.has_final,
+        unconfirmed=bool(sheet.unconfirmed),
+    )
+
+
+def public_table(*, event: Event, table_id: int) -> Table | None:
+    """The event's table whose sheet is public: one of a seated or finished stage (a draw
+    still in preview is the director's alone)."""
+    return (
+        Table.objects.select_related("stage__event__club")
+        .filter(
+            pk=table_id,
+            stage__event=event,
+            stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
+        )
+        .first()
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path, register_converter
 
-from scoring import director_views, views
+from scoring import director_views, export_views, views
 
 event = "clubs/<slug:slug>/events/<int:event_id>/"
 
@@ -28,6 +28,13 @@ register_converter(TableKey, "key")
 urlpatterns = [
     path(event, views.event_public, name="event_public"),
     path(event + "live/", views.event_live, name="event_live"),
+    # Spreadsheet downloads of the public results: ranking.csv, tables/7/totals.xlsx
+    path(event + "ranking.<str:export_format>", export_views.ranking_export, name="ranking_export"),
+    path(
+        event + "tables/<int:table_id>/totals.<str:export_format>",
+        export_views.table_totals_export,
+        name="table_totals_export",
+    ),
     path(event + "manage/", director_views.event_manage, name="event_manage"),
     path(
         event + "tables/<int:table_id>/history/", director_views.table_history, name="table_history"

@@ -68,6 +68,7 @@ def site(django_db_setup, django_db_blocker):
         "number": 1,
         "key": table.entry_key,
         "task_id": "no-such-task",
+        "export_format": "csv",
     }
     yield values, {"director": director, "member": member, "owner": owner.user}
     with django_db_blocker.unblock():
@@ -96,7 +97,7 @@ def test_every_named_address_is_fuzzed():
     # A new view whose address names something the fixture does not make would be skipped
     # silently; this fails instead, so the fixture grows with the site.
     values = dict.fromkeys(["slug", "event_id", "table_id", "registration_id", "membership_id",
-                            "number", "key", "task_id"], 1)  # fmt: skip
+                            "number", "key", "task_id", "export_format"], 1)  # fmt: skip
     missing = [name for name in ENDPOINTS if _address(name, values) is None]
     assert not missing, f"the fuzz fixture cannot fill: {missing}"
 

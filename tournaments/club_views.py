@@ -14,12 +14,12 @@ from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
 from core.paging import paginate_table
+from core.tables import BaseTable
 from rules import RuleViolation
 from tournaments.models import MembershipChange, Role
 from tournaments.permissions import get_club_for
 from tournaments.selectors import club_members, club_role_history
 from tournaments.services import leaves_club_without_owner, membership_role_set
-from tournaments.tables import BaseTable
 
 
 class MembershipRoleForm(forms.Form):

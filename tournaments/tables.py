@@ -1,18 +1,15 @@
 from __future__ import annotations
 
+from typing import Any
+
 import django_tables2 as tables
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Membership
-
-
-class BaseTable(tables.Table):
-    """Every listing on the site: one look, sortable headers, pagination, phone-friendly."""
-
-    class Meta:
-        template_name = "tables/table.html"
-        attrs = {"class": "table"}
-        empty_text = _("Nothing here yet.")
+from core.paging import paginate_table
+from core.tables import BaseTable
+from tournaments.models import Event, Membership, Registration
+from tournaments.selectors import event_registrations
 
 
 class MemberTable(BaseTable):
@@ -30,3 +27,48 @@ class MemberTable(BaseTable):
 
     def render_name(self, record: Membership) -> str:
         return record.user.get_full_name() or record.user.get_username()
+
+
+class RegistrationTable(BaseTable):
+    """The manage page's registrations, with the buttons to check a player in or out."""
+
+    player = tables.TemplateColumn(
+        template_name="tables/cells/registration_player.html",
+        verbose_name=_("Player"),
+        order_by=("player__name",),
+    )
+    status = tables.TemplateColumn(
+        template_name="tables/cells/registration_status.html",
+        verbose_name=_("Status"),
+        order_by=("status", "player__name"),
+    )
+    actions = tables.TemplateColumn(
+        template_name="tables/cells/registration_actions.html",
+        verbose_name=" ",
+        orderable=False,
+        exclude_from_export=True,
+        attrs={"td": {"class": "actions"}},
+        extra_context=lambda table: {"event": table.event},
+    )
+
+    class Meta(BaseTable.Meta):
+        model = Registration
+        fields = ("player", "status")
+        sequence = ("player", "status", "actions")
+
+    def __init__(self, data: Any, *, event: Event, **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        self.event = event
+
+    def value_player(self, record: Registration) -> str:
+        return record.player.name
+
+
+# A club night may register a few hundred; a page of them still fits a phone's scrolling.
+REGISTRATIONS_PER_PAGE = 100
+
+
+def registration_table(*, request: HttpRequest, event: Event) -> RegistrationTable:
+    """The event's registrations for its manage page, sorted and paged from the request."""
+    table = RegistrationTable(event_registrations(event=event), event=event)
+    return paginate_table(request, table, per_page=REGISTRATIONS_PER_PAGE)

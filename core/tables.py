@@ -1,0 +1,134 @@
+"""The site's one look for a table of rows, and its spreadsheet downloads.
+
+Every listing subclasses `BaseTable` (the shared template, attributes and empty text); a
+screen's table sets only its columns. `export_response` turns any of them into a CSV or XLSX
+download with every row (never one page) and the headers in the reader's language.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+from urllib.parse import urlsplit
+
+import django_tables2 as tables
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+from django_tables2.export import TableExport
+from tablib import Dataset
+
+from core.paging import TableQueryForm, paginate_table
+
+# A column of numbers: right-aligned, header and cells alike.
+NUMBER = {"th": {"class": "num"}, "td": {"class": "num"}}
+
+EXPORT_FORMATS = (TableExport.CSV, TableExport.XLSX)
+
+# A spreadsheet runs a cell that starts with one of these as a formula; a player's name is
+# typed by people, so it is written as text instead (OWASP's advice for CSV injection).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+class BaseTable(tables.Table):
+    """Every listing on the site: one look, sortable headers, pagination, phone-friendly."""
+
+    class Meta:
+        template_name = "tables/table.html"
+        attrs = {"class": "table"}
+        empty_text = _("Nothing here yet.")
+
+
+class _Export(TableExport):
+    """tablib's export of a table, each cell a spreadsheet would run as a formula as text."""
+
+    def table_to_dataset(
+        self, table: tables.Table, exclude_columns: Any, dataset_kwargs: Any = None
+    ) -> Dataset:
+        dataset = Dataset(**(dataset_kwargs or {}))
+        rows = table.as_values(exclude_columns=exclude_columns)
+        dataset.headers = next(rows)
+        for row in rows:
+            dataset.append([_as_text_if_formula(value) for value in row])
+        return dataset
+
+
+def export_response(
+    table: tables.Table, *, export_format: str, name: str, title: str
+) -> HttpResponse:
+    """`table`'s rows as a download named `<name>.<format>`; `title` names the XLSX sheet.
+
+    The table is exported whole: give it unpaginated data. Headers and cells are those of
+    `Table.as_values` (a column's `value_<name>` method, where it has one, gives the plain
+    value), so they are in the active language.
+    """
+    if export_format not in EXPORT_FORMATS:
+        raise ValueError(f"not an export format: {export_format!r}")
+    exporter = _Export(export_format, table, dataset_kwargs={"title": _sheet_title(title)})
+    content = exporter.export()
+    if export_format == TableExport.CSV:
+        # The byte order mark tells Excel the file is UTF-8 (names such as "Kőrösi").
+        content = "\ufeff" + content
+    response = HttpResponse(content, content_type=exporter.content_type())
+    response["Content-Disposition"] = f'attachment; filename="{name}.{export_format}"'
+    return response
+
+
+def export_name(*parts: object) -> str:
+    """A file name from its parts, ASCII letters, digits and hyphens only (every browser
+    reads such a name in Content-Disposition); a part with none of those is left out."""
+    return "-".join(filter(None, (slugify(str(part)) for part in parts))) or "export"
+
+
+def _sheet_title(title: str) -> str:
+    # An XLSX sheet name: at most 31 characters, none of []:*?/\
+    return "".join(" " if c in "[]:*?/\\" else c for c in str(title))[:31] or "Sheet"
+
+
+def _as_text_if_formula(value: Any) -> Any:
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def paginate_polled(
+    request: HttpRequest, table: tables.Table, *, page_path: str, per_page: int
+) -> tables.Table:
+    """`paginate_table` for a table in the polled part of the page at `page_path`.
+
+    The page polls its live part from a fixed address that carries no query, while the
+    reader may be on page 3 sorted by name: htmx sends the address the browser shows
+    (HX-Current-URL), and when that is the page's, its query sorts and pages the table, so a
+    poll keeps the reader's page and order (and its paging links keep both).
+
+    Such a table is laid out while the page renders, after the page's notes are shown, so a
+    value the table does not offer gives the first page in the usual order without a note
+    (one would only turn up on the next page). A page past the end is a 404 as on every
+    list, except on a poll, which shows the first page (the ranking may have grown shorter).
+    """
+    polled = _polled_request(request, page_path=page_path)
+    if not TableQueryForm(polled.GET, table=table).is_valid():
+        polled = _with_query(request, "")
+    try:
+        return paginate_table(polled, table, per_page=per_page)
+    except Http404:
+        if polled is request:
+            raise
+        table.paginate(page=1, per_page=per_page)  # the reader's order, from the top
+        return table
+
+
+def _polled_request(request: HttpRequest, *, page_path: str) -> HttpRequest:
+    current = request.headers.get("HX-Current-URL", "")
+    if not request.headers.get("HX-Request") or request.GET or not current:
+        return request
+    address = urlsplit(current)
+    if address.path != page_path or not address.query or "\x00" in address.query:
+        return request
+    return _with_query(request, address.query)
+
+
+def _with_query(request: HttpRequest, query: str) -> HttpRequest:
+    copied = copy.copy(request)
+    copied.GET = QueryDict(query)
+    return copied

@@ -1,0 +1,152 @@
+"""The score screens' tables: the event's ranking and a table's sheet (its totals matrix).
+
+Selectors hand plain rows (`event_ranking`, `sheet_points_matrix`); these tables only lay
+them out, for the page and for the CSV/XLSX downloads alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_tables2 as tables
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from core.tables import NUMBER, BaseTable, paginate_polled
+from scoring.selectors import DealHead, PointsMatrix, RankingRow, SheetRow
+
+# A 1000-player event's ranking: ten pages, each still quick to read on a phone.
+RANKING_PER_PAGE = 100
+
+
+class RankingTable(BaseTable):
+    place = tables.Column(verbose_name="#")
+    player = tables.Column(verbose_name=_("Player"))
+    table = tables.Column(verbose_name=_("Table"), attrs=NUMBER)
+    deals = tables.Column(verbose_name=_("Deals"), attrs=NUMBER, orderable=False)
+    # The total with its marks: * for unconfirmed deals, and a table that needs the director.
+    total = tables.TemplateColumn(
+        template_name="tables/cells/ranking_total.html", verbose_name=_("Total"), attrs=NUMBER
+    )
+
+    class Meta(BaseTable.Meta):
+        pass
+
+    def value_total(self, record: RankingRow) -> int:
+        return record.total
+
+
+def ranking_table(
+    rows: list[RankingRow], *, request: HttpRequest | None = None, page_path: str = ""
+) -> RankingTable:
+    """The ranking for the page at `page_path`, sorted and paged from the request (also on
+    a poll of the page's live part); without a request, every row (the downloads)."""
+    table = RankingTable(rows)
+    if request is not None:
+        paginate_polled(request, table, page_path=page_path, per_page=RANKING_PER_PAGE)
+    return table
+
+
+class DealColumn(tables.Column):
+    """One deal's points. A voided deal's stay on the page, struck through; a download
+    leaves them out, since they count for nobody and a spreadsheet would add them up."""
+
+    def __init__(self, *, index: int, deal: DealHead, header: str, **kwargs: Any) -> None:
+        td = "num voided" if deal.voided else "num"
+        title = f"{gettext('Deal')} {deal.number}"
+        super().__init__(
+            accessor=f"points__{index}",
+            verbose_name=header,
+            default="",
+            orderable=False,
+            attrs={"th": {"class": "num", "title": title}, "td": {"class": td}},
+            **kwargs,
+        )
+        self.voided = deal.voided
+
+    def value(self, value: Any, **kwargs: Any) -> Any:
+        return None if self.voided else value
+
+
+class TotalsTable(BaseTable):
+    """A table's sheet: place, player, totals, then a column per deal."""
+
+    place = tables.Column(verbose_name="#")
+    player = tables.TemplateColumn(
+        template_name="tables/cells/totals_player.html", verbose_name=_("Player")
+    )
+    total = tables.Column(verbose_name=_("Total"), attrs=NUMBER)
+    units = tables.Column(verbose_name=_("Units"), attrs=NUMBER, default="")
+    final = tables.Column(verbose_name=_("Settlement"), attrs=NUMBER, default="")
+
+    class Meta(BaseTable.Meta):
+        attrs = {"class": "table totals"}
+        orderable = False
+
+    def render_total(self, value: int) -> SafeString:
+        return format_html("<strong>{}</strong>", value)
+
+    def render_final(self, value: int) -> SafeString:
+        return format_html("<strong>{}</strong>", value)
+
+    def value_player(self, record: SheetRow) -> str:
+        return record.player
+
+    def value_total(self, record: SheetRow) -> int:
+        return record.total
+
+    def value_final(self, record: SheetRow) -> int | None:
+        return record.final
+
+
+def totals_table(
+    matrix: PointsMatrix,
+    *,
+    my_seat: int | None = None,
+    director: bool = False,
+    export: bool = False,
+) -> TotalsTable:
+    """The sheet of `matrix`: the phone's own seat (`my_seat`) marked, the deal numbers
+    linked to their correction for a director; `export`: plain headers for a download."""
+    key = matrix.table.entry_key
+    columns = [
+        (
+            f"deal_{deal.number}",
+            DealColumn(index=index, deal=deal, header=_deal_header(deal, key, director, export)),
+        )
+        for index, deal in enumerate(matrix.deals)
+    ]
+    exclude = [
+        name
+        for name, shown in (("units", matrix.has_units), ("final", matrix.has_final))
+        if not shown
+    ]
+    return TotalsTable(
+        matrix.rows,
+        extra_columns=columns,
+        exclude=exclude,
+        row_attrs={"class": lambda record: "me" if record.seat.position == my_seat else None},
+    )
+
+
+def _deal_header(deal: DealHead, key: str, director: bool, export: bool) -> str:
+    mark = gettext("voided") if deal.voided else "" if deal.confirmed else "*"
+    if export:
+        return f"{deal.number} {mark}" if deal.voided else f"{deal.number}{mark}"
+    number = (
+        format_html(
+            '<a href="{}" title="{}">{}</a>',
+            reverse("deal_edit", args=[key, deal.number]),
+            gettext("Correct"),
+            deal.number,
+        )
+        if director
+        else format_html("{}", deal.number)
+    )
+    if deal.voided:
+        return format_html('{} <span class="badge">{}</span>', number, mark)
+    return format_html("{}{}", number, mark)
