@@ -229,6 +229,7 @@ def demo_finished_night(club: Club) -> None:
 
     if Event.objects.filter(club=club, name=FINISHED_NIGHT).exists():
         return
+    director = get_user_model().objects.get(username="director")
     event = event_create(
         club=club,
         name=FINISHED_NIGHT,
@@ -259,7 +260,7 @@ def demo_finished_night(club: Club) -> None:
         )
         deal_confirm(
             deal=deal,
-            by=Actor(device="demo-desk", is_director=True),
+            by=Actor(device="demo-desk", user=director),
             expected_version=deal.version,
             request_id=f"demo-finished-confirm-{number}",
         )

@@ -24,17 +24,20 @@ from rules.i18n import _
 from scoring.judge import deal_scores, judge_change
 from scoring.models import Deal, DealAction, DealStatus, DealVersion, SeatClaim
 from scoring.selectors import event_sheets
-from tournaments.models import Event, EventStatus, Stage, StageStatus, Table
+from tournaments.models import Event, EventStatus, Role, Stage, StageStatus, Table
+from tournaments.permissions import club_allows
 
 
 @dataclass(frozen=True)
 class Actor:
-    """Who is saving: a seat at the table on some device, and/or a signed-in person."""
+    """Who is saving: a seat at the table on some device, and/or a signed-in person.
+
+    Whether the person directs the club is never taken from the caller: the services ask
+    `directs()`, from the user itself."""
 
     device: str
     seat: int | None = None
     user: User | AnonymousUser | None = None
-    is_director: bool = False
     # When this device took its seat: a confirmation from a seat taken after the deal was
     # entered is flagged for the director.
     claimed_at: datetime.datetime | None = None
@@ -54,6 +57,13 @@ class StaleDeal(Exception):
         self.current = current
         self.attempted_entry = attempted_entry
         self.confirming = confirming
+
+
+def directs(*, table: Table, by: Actor) -> bool:
+    """Whether `by` is a director of the club whose table this is (or a site admin)."""
+    return by.user is not None and club_allows(
+        club=table.stage.event.club, user=by.user, role=Role.DIRECTOR
+    )
 
 
 class TableClosed(Exception):
@@ -152,9 +162,10 @@ def deal_record(
     current_version = deal.version if deal else 0
     if current_version != expected_version:
         raise StaleDeal(deal, entry)
+    director = directs(table=table, by=by)
     if deal is None:
         _check_next(deals, number)
-    elif deal.is_confirmed and not by.is_director:
+    elif deal.is_confirmed and not director:
         raise RuleViolation(
             _("This deal is confirmed: only the director can correct it now."), code="deal_locked"
         )
@@ -168,9 +179,7 @@ def deal_record(
     deal.entry = entry
     deal.points = list(score.points)
     deal.flags = score.flags
-    deal.status = (
-        DealStatus.CONFIRMED if (by.is_director and deal.is_confirmed) else DealStatus.SUBMITTED
-    )
+    deal.status = DealStatus.CONFIRMED if (director and deal.is_confirmed) else DealStatus.SUBMITTED
     deal.version += 1
     deal.submitted_seat = by.seat
     deal.submitted_device = by.device
@@ -221,11 +230,12 @@ def deal_confirm(
         raise RuleViolation(
             _("This deal was voided by the director: enter it again first."), code="deal_voided"
         )
-    refusal = confirm_refusal(deal=deal, by=by)
+    director = directs(table=table, by=by)
+    refusal = confirm_refusal(deal=deal, by=by, director=director)
     if refusal is not None:
         raise refusal
     if (
-        not by.is_director
+        not director
         and table.stage.event.confirm_needs_pin
         and not _pin_matches(table, by.seat, pin)
     ):
@@ -237,9 +247,7 @@ def deal_confirm(
     deal.status = DealStatus.CONFIRMED
     deal.version += 1
     deal.save(update_fields=["status", "version", "updated_at"])
-    late = (
-        not by.is_director and by.claimed_at is not None and by.claimed_at > deal_entered_at(deal)
-    )
+    late = not director and by.claimed_at is not None and by.claimed_at > deal_entered_at(deal)
     _version_row(deal, DealAction.CONFIRM, by, request_id, claimed_after_submit=late)
     return deal
 
@@ -255,9 +263,10 @@ def deal_entered_at(deal: Deal) -> datetime.datetime:
     return entered or deal.updated_at
 
 
-def confirm_refusal(*, deal: Deal, by: Actor) -> RuleViolation | None:
-    """Why `by` may not confirm `deal`, or None: the one rule for the service and the page."""
-    if by.is_director:
+def confirm_refusal(*, deal: Deal, by: Actor, director: bool | None = None) -> RuleViolation | None:
+    """Why `by` may not confirm `deal`, or None: the one rule for the service and the page.
+    (`director`: whether `by` directs the club, when the caller has asked already.)"""
+    if directs(table=deal.table, by=by) if director is None else director:
         return None
     if by.seat is None:
         # A confirmation says who at the table vouches for the deal.
@@ -282,9 +291,9 @@ def deal_void(*, deal: Deal, by: Actor, note: str, request_id: str) -> Deal:
     """The director sets a deal aside: it keeps its history, leaves the scores, and its
     number is entered again at the table. Refused when the rest of the table could then no
     longer be scored (a later deal that depends on it), naming that deal."""
-    if not by.is_director:
-        raise RuleViolation(_("Only the director can void a deal."), code="void_not_director")
     table = _locked_table(deal.table)
+    if not directs(table=table, by=by):
+        raise RuleViolation(_("Only the director can void a deal."), code="void_not_director")
     deals = list(Deal.objects.filter(table=table).order_by("number"))
     deal = next(d for d in deals if d.pk == deal.pk)
     if _replayed(deal, request_id) or deal.is_voided:

@@ -31,11 +31,11 @@ from scoring.services import (
     deal_confirm,
     deal_judge,
     deal_record,
+    directs,
     seat_claim,
     seat_release,
 )
-from tournaments.models import Event, EventStatus, Role, StageStatus, Table
-from tournaments.selectors import club_membership
+from tournaments.models import Event, EventStatus, StageStatus, Table
 
 DEVICE_COOKIE = "lappu_device"
 
@@ -85,15 +85,15 @@ def _link_gone(request: HttpRequest, key: str) -> HttpResponse:
 
 
 def device_of(request: HttpRequest) -> str:
-    if not hasattr(request, "_lappu_device"):
+    if "_lappu_device" not in request.__dict__:
         cookie = request.COOKIES.get(DEVICE_COOKIE, "")
         valid = (
             16 <= len(cookie) <= 64
             and cookie.isascii()
             and cookie.replace("-", "").replace("_", "").isalnum()
         )
-        request._lappu_device = cookie if valid else secrets.token_urlsafe(16)
-    return request._lappu_device
+        request.__dict__["_lappu_device"] = cookie if valid else secrets.token_urlsafe(16)
+    return str(request.__dict__["_lappu_device"])
 
 
 def _with_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
@@ -109,24 +109,30 @@ def _with_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _is_director(request: HttpRequest, table: Table) -> bool:
-    if request.user.is_superuser:
-        return True
-    membership = club_membership(club=table.stage.event.club, user=request.user)
-    return bool(membership and membership.has_role(Role.DIRECTOR))
-
-
-def _actor(request: HttpRequest, table: Table) -> Actor:
-    if not hasattr(request, "_lappu_actor"):
+def _visitor(request: HttpRequest, table: Table) -> tuple[Actor, bool]:
+    """Who is at the table (the seat this phone holds, the signed-in person) and whether they
+    direct the club; worked out once per request."""
+    cached = request.__dict__.get("_lappu_visitor")
+    if cached is None:
         claim = seat_claim_of(table=table, device=device_of(request))
-        request._lappu_actor = Actor(
+        actor = Actor(
             device=device_of(request),
             seat=claim.position if claim else None,
             user=request.user,
-            is_director=_is_director(request, table),
             claimed_at=claim.claimed_at if claim else None,
         )
-    return request._lappu_actor
+        cached = request.__dict__["_lappu_visitor"] = (actor, directs(table=table, by=actor))
+    return cached
+
+
+def _actor(request: HttpRequest, table: Table) -> Actor:
+    return _visitor(request, table)[0]
+
+
+def _may_enter(request: HttpRequest, table: Table) -> bool:
+    """A phone that has taken a seat, or the club's director, may enter and confirm."""
+    actor, director = _visitor(request, table)
+    return actor.seat is not None or director
 
 
 def _entry_context(
@@ -141,7 +147,7 @@ def _entry_context(
     """The entry page's context: the sheet, who is here, and the deal's forms (`entry` as
     posted, else blank or showing the `stored` entry of a correction)."""
     sheet = table_sheet(table=table)
-    actor = _actor(request, table)
+    actor, director = _visitor(request, table)
     number = extra.get("number") or sheet.next_number
     variant = sheet.variant
     return {
@@ -150,9 +156,11 @@ def _entry_context(
         "event": table.stage.event,
         "variant": variant,
         "actor": actor,
+        "is_director": director,
         "my_seat": next((s for s in sheet.seats if s.position == actor.seat), None),
         "pending": [
-            (deal, confirm_refusal(deal=deal, by=actor) is None) for deal in sheet.unconfirmed
+            (deal, confirm_refusal(deal=deal, by=actor, director=director) is None)
+            for deal in sheet.unconfirmed
         ],
         "number": number,
         "contract": contract_text(variant.contract(number).to_dict())
@@ -168,7 +176,7 @@ def _entry_context(
 @table_page
 def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
     context = _entry_context(request, table)
-    if context["actor"].seat is None and not context["actor"].is_director:
+    if not _may_enter(request, table):
         claimed = set(SeatClaim.objects.filter(table=table).values_list("position", flat=True))
         return render(request, "scoring/seat_pick.html", {**context, "claimed": claimed})
     return render(request, "scoring/table_entry.html", context)
@@ -231,9 +239,9 @@ def table_check(request: HttpRequest, table: Table) -> HttpResponse:
 @table_page
 @rate_limit(scope="table_write")
 def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
-    actor = _actor(request, table)
-    if actor.seat is None and not actor.is_director:
+    if not _may_enter(request, table):
         return redirect("table_entry", key=table.entry_key)
+    actor = _actor(request, table)
     entry, meta = _posted_entry(request, table)
     if not entry.is_valid():
         return _entry_refused(request, table, number, entry, meta)
@@ -325,9 +333,9 @@ def deal_edit(request: HttpRequest, table: Table, number: int) -> HttpResponse:
 @rate_limit(scope="table_write")
 def deal_confirm_view(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     deal = get_object_or_404(Deal, table=table, number=number)
-    actor = _actor(request, table)
-    if actor.seat is None and not actor.is_director:
+    if not _may_enter(request, table):
         return redirect("table_entry", key=table.entry_key)
+    actor = _actor(request, table)
     form = ConfirmForm(request.POST)
     form.is_valid()
     try:

@@ -6,12 +6,20 @@ from rules import RuleViolation
 from scoring.models import Deal, DealStatus, DealVersion
 from scoring.selectors import event_ranking, table_sheet
 from scoring.services import Actor, StaleDeal, deal_confirm, deal_record
+from tests.factories import MembershipFactory
 from tests.scoring.conftest import new_request_id, seated_event
+from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db
 
 SEAT0 = Actor(device="phone-a", seat=0)
 SEAT1 = Actor(device="phone-b", seat=1)
+
+
+def director_actor(table) -> Actor:
+    """The club's director at the desk: the services read the rights from the user."""
+    club = table.stage.event.club
+    return Actor(device="desk", user=MembershipFactory(club=club, role=Role.DIRECTOR).user)
 
 
 def rutupeli_entry(out=0, hands=("", "AS KD", "7H 7C 2D", "QS")):
@@ -84,7 +92,7 @@ def test_confirmation_needs_another_seat_and_another_device():
 
 def test_director_may_confirm_their_own_entry():
     _event, (table,) = seated_event(variant_id="rutupeli", players=4)
-    director = Actor(device="desk", is_director=True)
+    director = director_actor(table)
     deal = record(table, 1, rutupeli_entry(), by=director)
     assert deal_confirm(deal=deal, by=director, expected_version=1, request_id="d").is_confirmed
 
@@ -117,7 +125,7 @@ def test_table_corrects_before_confirmation_only_director_after():
     with pytest.raises(RuleViolation) as info:
         record(table, 1, rutupeli_entry(), by=SEAT1, expected=3)
     assert info.value.code == "deal_locked"
-    director = Actor(device="desk", is_director=True)
+    director = director_actor(table)
     final = record(table, 1, rutupeli_entry(), by=director, expected=3)
     assert final.is_confirmed and final.points == [0, 30, 15, 10]
     history = list(DealVersion.objects.filter(deal=final).values_list("action", "points"))
