@@ -29,10 +29,9 @@ from scoring.services import (
 )
 from scoring.views import device_of
 from tournaments.forms import GuestForm
-from tournaments.models import Event, RegistrationStatus, Role, StageStatus, Table
+from tournaments.models import Event, Role, Table
 from tournaments.permissions import get_club_for
-from tournaments.selectors import event_registrations, registerable_players, stage_current
-from tournaments.services import stage_is_frozen
+from tournaments.selectors import event_draw_state, event_registrations, registerable_players
 from tournaments.tables import registration_table
 
 
@@ -55,12 +54,6 @@ def event_tables(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
 @login_required
 def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = _director_event(request, slug, event_id)
-    stage = stage_current(event=event)
-    tables = (
-        Table.objects.filter(stage=stage).prefetch_related("seats__player").order_by("number")
-        if stage
-        else []
-    )
     context = {
         "event": event,
         "club": event.club,
@@ -69,14 +62,10 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
         "registration_table": registration_table(request=request, event=event),
         "players": registerable_players(event=event),
         "guest_form": GuestForm(),
-        "stage": stage,
-        "preview_tables": tables if stage and stage.status == StageStatus.PREVIEW else [],
         "sheets": event_sheets(event=event),
         "finish_refusal": event_finish_refusal(event=event),
         "flagged": flagged_confirmations(event=event),
-        "checked_in": event.registrations.filter(status=RegistrationStatus.CHECKED_IN).count(),
-        # A draw may be redone (say, for a late arrival) until the first score exists.
-        "can_draw": stage is None or not stage_is_frozen(stage=stage),
+        **event_draw_state(event=event),
     }
     return render(request, "tournaments/event_manage.html", context)
 

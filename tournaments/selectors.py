@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
@@ -16,6 +18,8 @@ from tournaments.models import (
     RegistrationStatus,
     Role,
     Stage,
+    StageStatus,
+    Table,
 )
 
 
@@ -83,3 +87,24 @@ def club_role_history(*, club: Club) -> QuerySet[MembershipChange]:
 def stage_current(*, event: Event) -> Stage | None:
     """The event's latest stage (being drawn, seated or finished), or None before a draw."""
     return event.stages.order_by("-number").first()
+
+
+def stage_is_frozen(*, stage: Stage) -> bool:
+    """Whether the stage's draw stands: a score has been entered at one of its tables. The
+    one rule for the services that redraw or swap and for the page that offers them."""
+    return stage.tables.filter(has_scores=True).exists()
+
+
+def event_draw_state(*, event: Event) -> dict[str, Any]:
+    """What the manage page shows of the draw: the current stage, its tables while it is a
+    preview, how many are checked in, and whether drawing (again) is still allowed."""
+    stage = stage_current(event=event)
+    preview = stage is not None and stage.status == StageStatus.PREVIEW
+    tables = Table.objects.filter(stage=stage).prefetch_related("seats__player").order_by("number")
+    return {
+        "stage": stage,
+        "preview_tables": list(tables) if preview else [],
+        "checked_in": event.registrations.filter(status=RegistrationStatus.CHECKED_IN).count(),
+        # A draw may be redone (say, for a late arrival) until the first score exists.
+        "can_draw": stage is None or not stage_is_frozen(stage=stage),
+    }

@@ -35,7 +35,7 @@ from tournaments.models import (
     Table,
     new_entry_key,
 )
-from tournaments.selectors import club_members
+from tournaments.selectors import club_members, stage_is_frozen
 
 
 def profile_language_set(*, user: User, language: str) -> Profile:
@@ -210,12 +210,6 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
         stage.save(update_fields=["seed", "status", "format"])
     _seat_stage(stage, player_ids)
     return stage
-
-
-def stage_is_frozen(*, stage: Stage) -> bool:
-    """Whether the stage's draw stands: a score has been entered at one of its tables. The
-    one rule for the services that redraw or swap and for the page that offers them."""
-    return stage.tables.filter(has_scores=True).exists()
 
 
 def _refuse_if_scored(stage: Stage) -> None:
