@@ -14,6 +14,7 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("core.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
 ]

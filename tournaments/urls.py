@@ -10,7 +10,6 @@ event = "clubs/<slug:slug>/events/<int:event_id>/"
 urlpatterns = [
     path("", views.home, name="home"),
     path("language/", views.language_set, name="language_set"),
-    path("tasks/<str:task_id>/", views.task_status, name="task_status"),
     path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),
     path("clubs/<slug:slug>/members/", views.club_member_list, name="club_members"),
     path("clubs/<slug:slug>/roles/", club_views.club_roles, name="club_roles"),

@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from core import task_views
+
+urlpatterns = [
+    path("tasks/<str:task_id>/", task_views.task_status, name="task_status"),
+]
