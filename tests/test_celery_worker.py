@@ -26,7 +26,7 @@ from core.tasks import enqueue_on_commit
 from tests.celery_test_tasks import flaky, record_attempt
 from tests.factories import ClubFactory, MembershipFactory
 from tournaments.models import Club, Role
-from tournaments.services import club_stats_request
+from tournaments.tasks import club_stats_request
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.celery_worker, pytest.mark.postgres]

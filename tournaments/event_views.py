@@ -11,14 +11,11 @@ from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
 from rules import RuleViolation
-from tournaments.forms import EventForm, GuestForm
+from tournaments.forms import EventForm, RegistrationForm, RegistrationStatusForm, SwapForm
 from tournaments.models import (
     Event,
-    Player,
     Registration,
-    RegistrationStatus,
     Role,
-    Seat,
     StageStatus,
     Table,
 )
@@ -55,12 +52,6 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/event_new.html", {"club": club, "form": form})
 
 
-def _posted_id(request: HttpRequest, name: str) -> int:
-    """A posted row id, or 0 (matches nothing) when it is not a plain number."""
-    raw = request.POST.get(name, "")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else 0
-
-
 def _back(slug: str, event_id: int, anchor: str = "") -> HttpResponse:
     response = redirect("event_manage", slug=slug, event_id=event_id)
     response["Location"] += anchor
@@ -71,15 +62,13 @@ def _back(slug: str, event_id: int, anchor: str = "") -> HttpResponse:
 @require_POST
 def registration_create(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = _director_event(request, slug, event_id)
-    player = Player.objects.filter(club=event.club, pk=_posted_id(request, "player")).first()
-    if player is not None:
-        registration_add(event=event, player=player, checked_in=True)
-        return _back(slug, event_id, "#registration")
-    form = GuestForm(request.POST)
-    if form.is_valid():
-        registration_guest_add(event=event, name=form.cleaned_data["name"])
-    else:
+    form = RegistrationForm(request.POST, event=event)
+    if not form.is_valid():
         messages.error(request, _("Pick a player or type a guest's name."))
+    elif form.cleaned_data["player"] is not None:
+        registration_add(event=event, player=form.cleaned_data["player"], checked_in=True)
+    else:
+        registration_guest_add(event=event, name=form.cleaned_data["name"])
     return _back(slug, event_id, "#registration")
 
 
@@ -90,9 +79,9 @@ def registration_update(
 ) -> HttpResponse:
     event = _director_event(request, slug, event_id)
     registration = get_object_or_404(Registration, pk=registration_id, event=event)
-    status = request.POST.get("status", "")
-    if status in RegistrationStatus.values:
-        registration_status_set(registration=registration, status=status)
+    form = RegistrationStatusForm(request.POST)
+    if form.is_valid():
+        registration_status_set(registration=registration, status=form.cleaned_data["status"])
     return _back(slug, event_id, "#registration")
 
 
@@ -122,16 +111,14 @@ def draw_confirm(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
 @require_POST
 def seats_swap(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = _director_event(request, slug, event_id)
-    seats = Seat.objects.filter(table__stage__event=event)
-    first = seats.filter(pk=_posted_id(request, "first")).first()
-    second = seats.filter(pk=_posted_id(request, "second")).first()
-    if first is None or second is None or first.pk == second.pk:
+    form = SwapForm(request.POST, event=event)
+    if not form.is_valid():
         messages.error(request, _("Pick two different seats to swap."))
-    else:
-        try:
-            seat_swap(first=first, second=second)
-        except RuleViolation as error:
-            messages.error(request, violation_text(error))
+        return _back(slug, event_id, "#draw")
+    try:
+        seat_swap(first=form.cleaned_data["first"], second=form.cleaned_data["second"])
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
     return _back(slug, event_id, "#draw")
 
 

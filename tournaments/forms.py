@@ -6,6 +6,9 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from rules import VARIANT_IDS, get_variant
+from tournaments.models import Event, Player, RegistrationStatus, Seat
+
 
 class LanguageForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
@@ -13,8 +16,6 @@ class LanguageForm(forms.Form):
 
 
 def _variant_choices() -> list[tuple[str, str]]:
-    from rules import VARIANT_IDS, get_variant
-
     return [(variant_id, get_variant(variant_id).name) for variant_id in VARIANT_IDS]
 
 
@@ -62,6 +63,41 @@ class GuestForm(forms.Form):
     name = forms.CharField(label=_("Guest's name"), max_length=120)
 
 
+class RegistrationForm(forms.Form):
+    """Check in one of the club's players, or a guest by name."""
+
+    player = forms.ModelChoiceField(queryset=Player.objects.none(), required=False)
+    name = forms.CharField(max_length=120, required=False)
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = Player.objects.filter(club=event.club)  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("player") and not (data.get("name") or "").strip():
+            raise forms.ValidationError(_("Pick a player or type a guest's name."))
+        return data
+
+
+class RegistrationStatusForm(forms.Form):
+    status = forms.ChoiceField(choices=RegistrationStatus.choices)
+
+
 class SwapForm(forms.Form):
-    first = forms.IntegerField(widget=forms.HiddenInput)
-    second = forms.IntegerField(label=_("Swap with"))
+    """Two different seats of the event's tables, to swap their players."""
+
+    first = forms.ModelChoiceField(queryset=Seat.objects.none())
+    second = forms.ModelChoiceField(queryset=Seat.objects.none(), label=_("Swap with"))
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        seats = Seat.objects.filter(table__stage__event=event)
+        self.fields["first"].queryset = seats  # type: ignore[attr-defined]
+        self.fields["second"].queryset = seats  # type: ignore[attr-defined]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("first") or not data.get("second") or data["first"] == data["second"]:
+            raise forms.ValidationError(_("Pick two different seats to swap."))
+        return data

@@ -55,17 +55,6 @@ def club_stats_refresh(*, club_id: int) -> int:
     return club.member_count
 
 
-def club_stats_request(*, club: Club) -> str:
-    """Queue a recount once the current transaction commits; return the task id to poll.
-
-    Raises core.tasks.QueueUnavailable, outside a transaction, when the queue is down.
-    """
-    from core.tasks import enqueue_on_commit
-    from tournaments.tasks import club_stats_refresh_task
-
-    return enqueue_on_commit(club_stats_refresh_task, club.pk)
-
-
 # -- events, registration, draw ---------------------------------------------------------------
 
 

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import OperationalError
 from django.http import Http404
 
-from core.tasks import TrackedTask
+from core.tasks import TrackedTask, enqueue_on_commit
 from tournaments.models import Club, Role
 from tournaments.permissions import get_club_for
 from tournaments.services import club_stats_refresh
@@ -41,3 +41,11 @@ def club_stats_refresh_task(self: ClubDirectorTask, club_id: int) -> dict[str, i
     count = club_stats_refresh(club_id=club_id)
     self.progress(1, 1)
     return {"club_id": club_id, "member_count": count}
+
+
+def club_stats_request(*, club: Club) -> str:
+    """Queue a recount once the current transaction commits; return the task id to poll.
+
+    Raises core.tasks.QueueUnavailable, outside a transaction, when the queue is down.
+    """
+    return enqueue_on_commit(club_stats_refresh_task, club.pk)

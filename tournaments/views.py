@@ -19,8 +19,9 @@ from tournaments.middleware import remember_language
 from tournaments.models import Role
 from tournaments.permissions import club_allows, get_club_for
 from tournaments.selectors import club_events, club_list, club_members, club_role_counts
-from tournaments.services import club_stats_request, profile_language_set
+from tournaments.services import profile_language_set
 from tournaments.tables import MemberTable
+from tournaments.tasks import club_stats_request
 
 
 def _next(value: str | None) -> str:
