@@ -48,7 +48,7 @@ def test_another_clubs_player_cannot_be_checked_in(desk):
         {"player": stranger.pk},
         follow=True,
     )
-    assert "Pick a player or type a guest's name." in response.content.decode()
+    assert "Pick a player or type a guest&#x27;s name." in response.content.decode()
     assert not event.registrations.filter(player=stranger).exists()
 
 
