@@ -470,7 +470,7 @@ def _c(sets: int = 0, runs: int = 0) -> Contract:
     return Contract(sets=sets, runs=runs)
 
 
-# What a card left in hand costs (RULES.md); Rutupeli has no wild twos to price apart.
+# What a card left in hand costs (docs/rules.md); Rutupeli has no wild twos to price apart.
 _PENALTIES = {
     "A": 20,
     **{str(r): 5 for r in range(2, 10)},

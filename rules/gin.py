@@ -12,7 +12,7 @@ With both hands the engine finds each hand's best melds, checks the knock agains
 card, lays the opponent's loose cards off onto the knocker's melds and scores; with only
 the counts it checks and scores those.
 
-Decisions where the source is silent:
+Decisions where the source is silent (docs/rules.md lists them all):
 
 * The upper card may be in a hand at the end: either player may take it at the start.
 * The knocker lays down a least-deadwood arrangement; when several leave the same

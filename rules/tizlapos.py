@@ -15,7 +15,7 @@ points). ``cards`` is the whole hand (ten cards); the engine melds it as well as
 counts the rest. ``points`` is that count when the cards are not typed; a special hand is
 taken off it by the engine.
 
-Decisions where the source is silent (each a (D) of RULES.md or made here):
+Decisions where the source is silent (docs/rules.md lists them all):
 
 * A joker left in hand counts 20 (the variant's ``tiz_joker_penalty``, :data:`JOKER_PENALTY`).
 * Special hands are taken off the deal's penalty; a joker may stand in them for any card

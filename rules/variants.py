@@ -3,8 +3,9 @@
 A :class:`Variant` holds every setting the engine reads. The settings every game has are
 its fields; a game with settings of its own (Gin Römi's ``gin_*``, Tízlapos Römi's
 ``tiz_*``) declares a subclass with them in its module. Each setting's default and plain
-words are in the game's :class:`rules.games.GameSpec`; each default that RULES.md marks (D)
-is an option a club may change with :func:`get_variant`. An event stores
+words are in the game's :class:`rules.games.GameSpec`; every default the site chose where
+the sources are silent (docs/rules.md) is an option a club may change with
+:func:`get_variant`. An event stores
 ``variant.to_dict()`` (flat: every setting of the game by name) so a later change of
 defaults never rewrites old results.
 """

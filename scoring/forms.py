@@ -5,7 +5,7 @@ per seat (its cards or points, buys, special hand…), of the family `scoring.en
 the game. The posted names are the page's own (`out`, `p2_cards`, `upper`): the browser's
 script and the tests use them. Each form reads and bounds its fields (numbers, seats,
 lengths) and puts a bad value's error on that field; `to_entry()` gives the engine the
-nested dict it reads (RULES.md, "What a score entry is"), and everything else is the
+nested dict it reads (docs/rules.md, "What a score entry is"), and everything else is the
 engine's to judge.
 """
 
