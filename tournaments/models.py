@@ -8,6 +8,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from rules import Variant
+
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=120)
@@ -247,11 +249,10 @@ class Event(models.Model):
         return reverse("event_public", kwargs={"slug": self.club.slug, "event_id": self.pk})
 
     @property
-    def variant(self):  # -> rules.Variant; untyped to keep rules out of model import time
+    def variant(self) -> Variant:
+        """The game as the event plays it (read once per instance: every sheet asks)."""
         cached = self.__dict__.get("_variant")
         if cached is None:
-            from rules import Variant
-
             cached = self.__dict__["_variant"] = Variant.from_dict(self.variant_options)
         return cached
 
