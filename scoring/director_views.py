@@ -27,6 +27,7 @@ from scoring.services import (
     event_finish_refusal,
     seat_release,
 )
+from scoring.tables import history_tables
 from scoring.views import device_of
 from tournaments.forms import GuestForm
 from tournaments.models import Event, Role, Table
@@ -88,7 +89,9 @@ def table_history(request: HttpRequest, slug: str, event_id: int, table_id: int)
         "table": table,
         "sheet": sheet,
         "event": table.stage.event,
-        "history": table_history_lines(table=table, names=[s.player.name for s in sheet.seats]),
+        "history": history_tables(
+            table_history_lines(table=table, names=[s.player.name for s in sheet.seats])
+        ),
         "claims": {c.position: c for c in SeatClaim.objects.filter(table=table)},
         "request_id": uuid.uuid4().hex,
     }

@@ -150,3 +150,34 @@ def _deal_header(deal: DealHead, key: str, director: bool, export: bool) -> str:
     if deal.voided:
         return format_html('{} <span class="badge">{}</span>', number, mark)
     return format_html("{}{}", number, mark)
+
+
+class HistoryTable(BaseTable):
+    """One deal's versions, oldest first: what was done, when, by whom, and what changed."""
+
+    action = tables.Column(
+        verbose_name=_("Change"), accessor="version__get_action_display", orderable=False
+    )
+    when = tables.DateTimeColumn(
+        verbose_name=_("When"), accessor="version__created_at", format="SHORT_DATETIME_FORMAT"
+    )
+    who = tables.TemplateColumn(
+        template_name="tables/cells/history_who.html", verbose_name=_("By"), orderable=False
+    )
+    points = tables.Column(verbose_name=_("Points"), accessor="version__points", orderable=False)
+    changes = tables.TemplateColumn(
+        template_name="tables/cells/history_changes.html",
+        verbose_name=_("What changed"),
+        orderable=False,
+    )
+
+    class Meta(BaseTable.Meta):
+        orderable = False
+
+    def render_points(self, value: list[int]) -> str:
+        return ", ".join(str(points) for points in value)
+
+
+def history_tables(items: list[Any]) -> list[tuple[Any, HistoryTable]]:
+    """(deal's history, its table) for every deal of a table's history page."""
+    return [(item, HistoryTable(item.lines)) for item in items]

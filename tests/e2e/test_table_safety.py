@@ -75,6 +75,8 @@ def test_a_table_that_cannot_be_scored_asks_for_the_director(live_server, browse
     desk.get_by_role("button", name="Void deal 1").click()
     expect(desk.get_by_text("Deal 1 is voided; the table enters it again.")).to_be_visible()
     expect(desk.get_by_text("needs the director")).to_have_count(0)
+    expect(desk.locator("table.table").first).to_contain_text("voided")
+    shoot(desk, "history-after-void")
 
     phone = _phone(browser)
     phone.goto(f"{live_server.url}/t/{broken.entry_key}/")
