@@ -12,6 +12,7 @@ from rules import TableStanding
 from scoring.judge import TableProblem, deal_scores, standing_and_problem
 from scoring.models import Deal, DealAction, DealVersion, SeatClaim
 from tournaments.models import Event, Seat, Stage, StageStatus, Table
+from tournaments.selectors import stage_in_play
 
 
 @dataclass
@@ -98,14 +99,13 @@ def table_sheet(*, table: Table) -> TableSheet:
 
 
 def event_sheets(*, event: Event) -> list[TableSheet]:
-    """Every table of the event's current stage with its standing, in three queries."""
-    stage = (
-        Stage.objects.filter(event=event, status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED])
-        .order_by("-number")
-        .first()
-    )
-    if stage is None:
-        return []
+    """Every table of the event's stage in play (seated or finished) with its standing."""
+    stage = stage_in_play(event=event)
+    return [] if stage is None else stage_sheets(stage=stage)
+
+
+def stage_sheets(*, stage: Stage) -> list[TableSheet]:
+    """Every table of `stage` with its standing, in three queries whatever its size."""
     tables = list(
         Table.objects.filter(stage=stage)
         .order_by("number")
@@ -114,7 +114,7 @@ def event_sheets(*, event: Event) -> list[TableSheet]:
             Prefetch("deals", queryset=Deal.objects.order_by("number")),
         )
     )
-    variant = event.variant
+    variant = stage.event.variant
     sheets = []
     for table in tables:
         table.stage = stage

@@ -89,6 +89,17 @@ def stage_current(*, event: Event) -> Stage | None:
     return event.stages.order_by("-number").first()
 
 
+def stage_in_play(*, event: Event) -> Stage | None:
+    """The latest stage that has been seated (its tables play, or have played): the one the
+    results show. A draw still in preview is the director's alone."""
+    return (
+        event.stages.filter(status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED])
+        .select_related("event")
+        .order_by("-number")
+        .first()
+    )
+
+
 def stage_is_frozen(*, stage: Stage) -> bool:
     """Whether the stage's draw stands: a score has been entered at one of its tables. The
     one rule for the services that redraw or swap and for the page that offers them."""
