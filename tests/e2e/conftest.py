@@ -85,16 +85,24 @@ class WatchedBrowser:
     def __init__(self, browser, problems: PageProblems) -> None:
         self._browser = browser
         self.problems = problems
+        self.opened: list = []  # closed when the test ends, so no page polls the next test
 
     def new_context(self, **kwargs):
         context = self._browser.new_context(**kwargs)
         context.on("page", self.problems.watch)
+        self.opened.append(context)
         return context
 
     def new_page(self, **kwargs):
         page = self._browser.new_page(**kwargs)
         self.problems.watch(page)
+        self.opened.append(page)
         return page
+
+    def close_opened(self) -> None:
+        for item in reversed(self.opened):
+            item.close()
+        self.opened.clear()
 
     def __getattr__(self, name: str):
         return getattr(self._browser, name)
@@ -105,7 +113,9 @@ def browser(_chromium):
     """The browser, for a test that opens its own pages: any of them that breaks the CSP or
     throws fails the test when it ends."""
     problems = PageProblems()
-    yield WatchedBrowser(_chromium, problems)
+    watched = WatchedBrowser(_chromium, problems)
+    yield watched
+    watched.close_opened()
     problems.check()
 
 
