@@ -27,8 +27,10 @@ from django.forms.formsets import (
 )
 from django.utils.translation import gettext_lazy
 
-from rules import Variant
+from rules import RuleViolation, Variant
 from rules.entries import MAX_ENTRY_NUMBER
+from rules.gin import HAND_SIZE as GIN_HAND_SIZE
+from rules.limits import read_cards
 
 # What a form may carry as its request id: the page makes a hex uuid; a retry sends it back.
 REQUEST_ID = r"^[A-Za-z0-9_-]{1,64}$"
@@ -116,6 +118,8 @@ NOT_PENALTY_POINTS = gettext_lazy(
     '"%(token)s" is not a number of penalty points: expected 0 or more.'
 )
 NOT_POINTS = gettext_lazy('"%(token)s" is not a number of points: expected 0 or more.')
+# The engine's words for a Gin Römi hand of the wrong size (translated where it is shown).
+GIN_HAND_SIZE_MESSAGE = "Seat %(seat)d's hand has %(count)d cards; a Gin Römi hand has ten."
 NOT_BUYS = gettext_lazy('"%(token)s" is not a number of buys: expected 0 or more.')
 
 _CARD_ATTRS = {"autocomplete": "off", "autocapitalize": "characters", "inputmode": "text"}
@@ -258,6 +262,11 @@ class GinSeatForm(SeatEntryForm):
 
 
 class TizSeatForm(SeatEntryForm):
+    # The engine reads the whole hand and finds its melds, not the cards left over.
+    cards = TextField(
+        label=gettext_lazy("Hand (10 cards)"),
+        widget=forms.TextInput(attrs={**_CARD_ATTRS, "placeholder": "A K 7 7"}),
+    )
     special = forms.ChoiceField(required=False, label=gettext_lazy("Special hand"))
     drop_out = forms.BooleanField(required=False, label=gettext_lazy("Drops out"))
     reenter = forms.BooleanField(required=False, label=gettext_lazy("Buys back in"))
@@ -417,14 +426,34 @@ class GinDealForm(DealEntryForm):
     )
 
     def to_entry(self, lines: list[dict[str, Any]]) -> dict[str, Any]:
+        ending, by = self._default("ending"), self.cleaned_data["by"]
         hands = [line["cards"] for line in lines]
+        deadwood: list[Any] | None = [line["points"] for line in lines]
+        if all(hands):
+            deadwood = None
+        elif ending == "void" and not any(hands) and all(p is None for p in deadwood or []):
+            deadwood = None  # a void deal scores nothing: its ending is the whole entry
+        elif ending == "romi" and by in range(len(lines)) and deadwood is not None:
+            deadwood = self._romi_deadwood(lines, by, deadwood)
         return {
-            "ending": self._default("ending"),
-            "by": self.cleaned_data["by"],
+            "ending": ending,
+            "by": by,
             "upper": self.cleaned_data["upper"] or None,
             "hands": hands if all(hands) else None,
-            "deadwood": None if all(hands) else [line["points"] for line in lines],
+            "deadwood": deadwood,
         }
+
+    def _romi_deadwood(self, lines: list[dict[str, Any]], by: int, typed: list[Any]) -> list[Any]:
+        """A römi melds every card, so its player's blank deadwood is 0; the other hand,
+        typed as cards with the römi player's left blank, is priced as the engine prices
+        it (its own ten cards, its best melds)."""
+        deadwood = list(typed)
+        if deadwood[by] is None and not lines[by]["cards"]:
+            deadwood[by] = 0
+        for seat, line in enumerate(lines):
+            if seat != by and deadwood[seat] is None and line["cards"]:
+                deadwood[seat] = _gin_deadwood(self.variant, line["cards"], seat)
+        return deadwood
 
     @classmethod
     def initial_of(cls, entry: Mapping[str, Any]) -> tuple[dict[str, Any], list[Mapping[str, Any]]]:
@@ -440,6 +469,23 @@ class GinDealForm(DealEntryForm):
             for seat in range(seats)
         ]
         return dict(entry), lines
+
+
+def _gin_deadwood(variant: Variant, text: str, seat: int) -> int:
+    """The deadwood of one Gin Römi hand of ten cards, as the engine counts it; a bad card or
+    a wrong count is the engine's error on that hand."""
+    field = f"hands.{seat}"
+    cards = read_cards(variant, text, field, count=False)
+    if len(cards) != GIN_HAND_SIZE:
+        raise RuleViolation(
+            GIN_HAND_SIZE_MESSAGE,
+            code="hand_size",
+            field=field,
+            seat=seat + 1,
+            count=len(cards),
+            limit=GIN_HAND_SIZE,
+        )
+    return variant.best_arrangement(cards).deadwood
 
 
 class TizDealForm(DealEntryForm):

@@ -148,7 +148,10 @@ def _entry_context(
     posted, else blank or showing the `stored` entry of a correction)."""
     sheet = table_sheet(table=table)
     actor, director = _visitor(request, table)
-    number = extra.get("number") or sheet.next_number
+    # While a deal waits for confirmation the table confirms or corrects it; only the phone
+    # correcting a deal gets a form (the next deal's would lead into the conflict screen).
+    waiting = bool(sheet.unconfirmed) and "number" not in extra
+    number = extra.get("number") or (None if waiting else sheet.next_number)
     variant = sheet.variant
     return {
         "sheet": sheet,
@@ -163,6 +166,7 @@ def _entry_context(
             for deal in sheet.unconfirmed
         ],
         "number": number,
+        "waiting": waiting,
         "contract": contract_text(variant.contract(number).to_dict())
         if number and variant.is_contract_game and number <= len(variant.deals)
         else "",
@@ -246,7 +250,7 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     if not entry.is_valid():
         return _entry_refused(request, table, number, entry, meta)
     try:
-        deal_record(
+        deal = deal_record(
             table=table,
             number=number,
             entry=entry.to_entry(),
@@ -259,14 +263,16 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     except RuleViolation as error:
         entry.add_violation(error)
         return _entry_refused(request, table, number, entry, meta)
-    return _saved(request, table, number)
+    return _saved(request, table, deal)
 
 
-def _saved(request: HttpRequest, table: Table, number: int) -> HttpResponse:
-    messages.success(
-        request,
-        _("Deal %(number)d saved. Someone at another seat confirms it.") % {"number": number},
-    )
+def _saved(request: HttpRequest, table: Table, deal: Deal) -> HttpResponse:
+    if deal.is_confirmed:
+        # Only the director corrects a confirmed deal, and it stays confirmed.
+        text = _("Deal %(number)d corrected by the director. It stays confirmed.")
+    else:
+        text = _("Deal %(number)d saved. Someone at another seat confirms it.")
+    messages.success(request, text % {"number": deal.number})
     return redirect("table_entry", key=table.entry_key)
 
 

@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+from tests.e2e.conftest import shoot
+from tests.scoring.conftest import seated_event
+
+
+def test_not_you_change_seat_is_visible_on_the_page(live_server, phone):
+    _event, (table,) = seated_event(variant_id="gin_romi", players=2)
+    phone.goto(f"{live_server.url}{table.get_entry_url()}")
+    phone.locator("button[name=seat]").first.click()
+    button = phone.get_by_role("button", name="Not you? Change seat")
+    button.wait_for()
+    colours = button.evaluate(
+        "b => [getComputedStyle(b).color, getComputedStyle(document.querySelector('main')"
+        ").backgroundColor, getComputedStyle(document.body).backgroundColor]"
+    )
+    shoot(phone, "table-page-change-seat")
+    assert colours[0] not in {"rgb(255, 255, 255)"}, colours
+    assert colours[0] == "rgb(11, 93, 140)", colours  # the page's link colour (--accent)
