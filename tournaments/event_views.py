@@ -11,7 +11,13 @@ from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
 from rules import RuleViolation
-from tournaments.forms import EventForm, RegistrationForm, RegistrationStatusForm, SwapForm
+from tournaments.forms import (
+    EventForm,
+    GameChoiceForm,
+    RegistrationForm,
+    RegistrationStatusForm,
+    SwapForm,
+)
 from tournaments.models import (
     Event,
     Registration,
@@ -40,16 +46,21 @@ def _director_event(request: HttpRequest, slug: str, event_id: int) -> Event:
 @login_required
 def event_new(request: HttpRequest, slug: str) -> HttpResponse:
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    form = EventForm(request.POST or None)
+    # The game first (?game=…), then the event with that game's house rules.
+    form = EventForm(request.POST or None, game=request.GET.get("game"))
     if request.method == "POST" and form.is_valid():
         try:
             event = event_create(club=club, **form.event_fields())
         except RuleViolation as error:
-            form.add_error(None, violation_text(error))
+            form.add_error(
+                error.field if error.field in form.fields else None, violation_text(error)
+            )
         else:
             messages.success(request, _("Event created. Register the players next."))
             return redirect("event_manage", slug=slug, event_id=event.pk)
-    return render(request, "tournaments/event_new.html", {"club": club, "form": form})
+    game_form = GameChoiceForm(initial={"game": form.game})
+    context = {"club": club, "form": form, "game_form": game_form}
+    return render(request, "tournaments/event_new.html", context)
 
 
 def _back(slug: str, event_id: int, anchor: str = "") -> HttpResponse:

@@ -1,13 +1,16 @@
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from rules import VARIANT_IDS, get_variant
-from tournaments.models import Event, Player, RegistrationStatus, Seat
+from rules import VARIANT_IDS, game_spec, get_variant
+from rules.games import GameSpec, Option
+from tournaments.models import Club, Event, Player, RegistrationStatus, Season, Seat
 
 
 class LanguageForm(forms.Form):
@@ -19,11 +22,48 @@ def _variant_choices() -> list[tuple[str, str]]:
     return [(variant_id, get_variant(variant_id).name) for variant_id in VARIANT_IDS]
 
 
+class GameChoiceForm(forms.Form):
+    """The first step of a new event: the game, whose house rules the event form then shows."""
+
+    game = forms.ChoiceField(label=_("Game"), choices=_variant_choices)
+
+
+def chosen_game(value: object) -> str:
+    """The game id in ``value`` (the address's ``?game=`` or the posted one), else the first."""
+    return value if isinstance(value, str) and value in VARIANT_IDS else VARIANT_IDS[0]
+
+
+def _nullable(spec: GameSpec[Any], name: str) -> bool:
+    for field in dataclasses.fields(spec.variant_class):
+        if field.name == name:
+            return "None" in str(field.type)
+    return False
+
+
+def _shown_value(value: object) -> str:
+    """A fixed setting's value in words: contracts describe themselves, lists are joined."""
+    if hasattr(value, "describe"):
+        return str(value.describe(gettext))
+    if value is None:
+        return gettext("none")
+    if isinstance(value, dict):
+        return ", ".join(f"{key} {item}" for key, item in value.items())
+    if isinstance(value, tuple | list):
+        return "; ".join(_shown_value(item) for item in value) or gettext("none")
+    return str(value)
+
+
 class EventForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
-    variant_id = forms.ChoiceField(label=_("Game"), choices=_variant_choices)
+    # Chosen in the first step (GameChoiceForm): the house rules below are this game's.
+    variant_id = forms.ChoiceField(
+        label=_("Game"), choices=_variant_choices, widget=forms.HiddenInput
+    )
+    # Which game's house rules the page showed: only then is an unticked box a "no" (a post
+    # without them, or for another game, keeps the game's defaults for the boxes).
+    rules_for = forms.CharField(required=False, widget=forms.HiddenInput)
     preferred_table_size = forms.IntegerField(
         label=_("Preferred table size"), min_value=2, max_value=6, initial=4
     )
@@ -48,15 +88,111 @@ class EventForm(forms.Form):
         ),
     )
 
-    # The game's house rules set on this form; the rest keep the game's defaults.
+    # House rules with a field of their own above, for every game; the game's other options
+    # get their fields from its spec (`game_options`), so no game is written down here.
     RULE_FIELDS = ("allow_points_entry", "require_laydown")
+    # Not a house rule: the event has its own name.
+    NOT_SETTABLE = ("name",)
+
+    def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        posted = self.data.get("variant_id") if self.is_bound else None
+        self.game = chosen_game(posted or game)
+        self.spec = game_spec(self.game)
+        self.fields["variant_id"].initial = self.game
+        self.fields["rules_for"].initial = self.game
+        self.option_names: list[str] = []
+        self.fixed: list[tuple[str, str]] = []
+        for option in self.spec.options:
+            if option.name in self.RULE_FIELDS:
+                continue
+            field = None if option.name in self.NOT_SETTABLE else self._option_field(option)
+            if field is None:
+                self.fixed.append((gettext(option.text), _shown_value(option.default)))
+            else:
+                self.fields[option.name] = field
+                self.option_names.append(option.name)
+
+    def _option_field(self, option: Option) -> forms.Field | None:
+        text = gettext(option.text)
+        default = option.default
+        if isinstance(default, bool):
+            return forms.BooleanField(
+                label=text,
+                required=False,
+                initial=default,
+                help_text=gettext("Default: %(default)s")
+                % {"default": gettext("yes") if default else gettext("no")},
+            )
+        nullable = _nullable(self.spec, option.name)
+        if isinstance(default, int) or (default is None and nullable):
+            help_text = gettext("Default: %(default)s") % {"default": _shown_value(default)}
+            if nullable:
+                help_text = gettext("%(help)s. Leave empty for no limit.") % {"help": help_text}
+            return forms.IntegerField(
+                label=text,
+                required=False,
+                initial=default,
+                min_value=option.low,
+                max_value=option.high,
+                help_text=help_text,
+            )
+        return None
+
+    @property
+    def rule_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in (*self.RULE_FIELDS, *self.option_names)]
+
+    @property
+    def event_field_list(self) -> list[forms.BoundField]:
+        own = ("name", "date", "venue", "preferred_table_size", "confirm_needs_pin")
+        return [self[name] for name in own]
+
+    def _option_value(self, name: str, value: object) -> object:
+        """What the person chose for option ``name``: a box the page did not show, or a
+        number left out, is the game's default; an emptied "no limit" number is None."""
+        default = self.spec.defaults[name]
+        if isinstance(default, bool):
+            shown = self.cleaned_data.get("rules_for") == self.game
+            return value if shown or name in self.data else default
+        if value is None:
+            if _nullable(self.spec, name) and name in self.data:
+                return None
+            return default
+        return value
 
     def event_fields(self) -> dict[str, Any]:
         """The cleaned form as `event_create`'s arguments: the event's own fields, and the
         house rules as the game's options."""
         data = dict(self.cleaned_data)
+        data.pop("rules_for", None)
         options = {name: data.pop(name) for name in self.RULE_FIELDS}
+        for name in self.option_names:
+            options[name] = self._option_value(name, data.pop(name))
         return {**data, "options": options}
+
+
+class ClubEventFilterForm(forms.Form):
+    """The club page's filter of its events (in the address, so a filtered list can be shared)."""
+
+    game = forms.ChoiceField(label=_("Game"), required=False)
+    season = forms.ModelChoiceField(
+        label=_("Season"),
+        queryset=Season.objects.none(),
+        required=False,
+        empty_label=_("Every season"),
+    )
+
+    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [("", _("Every game")), *_variant_choices()]  # type: ignore[attr-defined]
+        self.fields["season"].queryset = Season.objects.filter(club=club)  # type: ignore[attr-defined]
+
+    def filters(self) -> dict[str, Any]:
+        """The selectors' arguments; a value the list does not offer filters nothing."""
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
+        return {"game": data.get("game") or "", "season": data.get("season")}
 
 
 class GuestForm(forms.Form):

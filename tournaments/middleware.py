@@ -40,10 +40,11 @@ class UserLanguageMiddleware:
         return request.session[key]
 
 
-def _session_key(request: HttpRequest) -> str:
-    return f"{SESSION_LANGUAGE}:{request.user.pk}"
+def _session_key(request: HttpRequest, user_id: int | None = None) -> str:
+    return f"{SESSION_LANGUAGE}:{request.user.pk if user_id is None else user_id}"
 
 
-def remember_language(request: HttpRequest, language: str) -> None:
-    """A new choice of the signed-in person: pages follow it from the next request on."""
-    request.session[_session_key(request)] = language
+def remember_language(request: HttpRequest, language: str, user_id: int | None = None) -> None:
+    """A new choice of the signed-in person (``user_id`` while signing in, before the request
+    carries the user): pages follow it from the next request on."""
+    request.session[_session_key(request, user_id)] = language

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from tournaments.models import (
     Club,
     Event,
+    EventStatus,
     Membership,
     MembershipChange,
     Player,
@@ -17,6 +19,7 @@ from tournaments.models import (
     Registration,
     RegistrationStatus,
     Role,
+    Season,
     Stage,
     StageStatus,
     Table,
@@ -68,10 +71,6 @@ def registerable_players(*, event: Event) -> QuerySet[Player]:
     )
 
 
-def club_events(*, club: Club) -> QuerySet[Event]:
-    return club.events.order_by("-date", "name")
-
-
 # (This section's import stays with it while others edit the top of the file.)
 
 
@@ -119,3 +118,34 @@ def event_draw_state(*, event: Event) -> dict[str, Any]:
         # A draw may be redone (say, for a late arrival) until the first score exists.
         "can_draw": stage is None or not stage_is_frozen(stage=stage),
     }
+
+
+def _club_events_filtered(
+    *, club: Club, game: str = "", season: Season | None = None
+) -> QuerySet[Event]:
+    events = club.events.select_related("season")
+    if game:
+        events = events.filter(variant_id=game)
+    if season is not None:
+        events = events.filter(season=season)
+    return events.order_by("-date", "name")
+
+
+def club_events_upcoming(
+    *, club: Club, today: datetime.date, game: str = "", season: Season | None = None
+) -> QuerySet[Event]:
+    """The club's events still to be played or in play: from today on, not finished."""
+    return (
+        _club_events_filtered(club=club, game=game, season=season)
+        .filter(date__gte=today)
+        .exclude(status=EventStatus.FINISHED)
+    )
+
+
+def club_events_past(
+    *, club: Club, today: datetime.date, game: str = "", season: Season | None = None
+) -> QuerySet[Event]:
+    """The club's events before today, and any finished already (a night over early)."""
+    return _club_events_filtered(club=club, game=game, season=season).filter(
+        Q(date__lt=today) | Q(status=EventStatus.FINISHED)
+    )

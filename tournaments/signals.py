@@ -2,12 +2,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.contrib.auth.signals import user_logged_in
 from django.db.models import QuerySet
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
+from django.http import HttpRequest
 
+from tournaments.middleware import remember_language
 from tournaments.models import Membership, Player
-from tournaments.services import HISTORY_RECORDED, membership_change_record
+from tournaments.selectors import user_language
+from tournaments.services import (
+    HISTORY_RECORDED,
+    membership_change_record,
+    profile_language_set,
+)
 
 # The role a membership had before this save, read by the pre_save receiver.
 _ROLE_BEFORE = "_membership_role_before_save"
@@ -29,6 +39,23 @@ def membership_player(
             user=user,
             defaults={"name": user.get_full_name() or user.get_username()},
         )
+
+
+@receiver(user_logged_in)
+def language_kept_on_sign_in(
+    sender: Any, request: HttpRequest | None, user: User, **kwargs: Any
+) -> None:
+    """A language picked while signed out (in the cookie) is the latest choice: it wins over
+    the stored one and becomes it, so signing in never switches the page's language."""
+    if request is None or not hasattr(request, "session"):
+        return
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    if chosen not in dict(settings.LANGUAGES):
+        return
+    if chosen != user_language(user=user):
+        profile_language_set(user=user, language=chosen)
+    # The middleware's cache for this session, filled now so it never holds the old choice.
+    remember_language(request, chosen, user_id=user.pk)
 
 
 # The role history's safety net. The membership services record each change with the person
