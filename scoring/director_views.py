@@ -28,7 +28,7 @@ from scoring.services import (
     seat_release,
 )
 from scoring.tables import history_tables
-from scoring.views import device_of
+from scoring.views import device_of, table_names
 from tournaments.forms import GuestForm
 from tournaments.models import Event, Role, Table
 from tournaments.permissions import get_club_for
@@ -88,6 +88,7 @@ def table_history(request: HttpRequest, slug: str, event_id: int, table_id: int)
     context = {
         "table": table,
         "sheet": sheet,
+        "names": [seat.player.name for seat in sheet.seats],
         "event": table.stage.event,
         "history": history_tables(
             table_history_lines(table=table, names=[s.player.name for s in sheet.seats])
@@ -115,7 +116,7 @@ def deal_void_view(
             request_id=form.save_id,
         )
     except (RuleViolation, TableClosed) as error:
-        messages.error(request, _message_for(error))
+        messages.error(request, _message_for(error, table_names(table)))
     else:
         messages.success(
             request,
@@ -135,9 +136,9 @@ def seat_free_view(request: HttpRequest, slug: str, event_id: int, table_id: int
     return redirect("table_history", slug=slug, event_id=event_id, table_id=table_id)
 
 
-def _message_for(error: Exception) -> str:
+def _message_for(error: Exception, names: list[str] | None = None) -> str:
     if isinstance(error, RuleViolation):
-        return violation_text(error)
+        return violation_text(error, names)
     return _("This table no longer takes scores.")
 
 

@@ -231,7 +231,7 @@ class DealEntry:
     def add_violation(self, error: RuleViolation) -> None:
         """Put the engine's error on the field it names; one with no field on the page goes
         above the form, never lost."""
-        message = violation_text(error)
+        message = violation_text(error, self.names)
         place = field_of(error.field)
         seat, name = place if place else (None, "")
         forms = self.seat_forms.forms
@@ -240,6 +240,11 @@ class DealEntry:
             form.add_error(name, message)
         else:
             self.deal.add_error(None, message)
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names in seat order: the engine's messages name them."""
+        return [seat.player.name for seat in self.seats]
 
     @property
     def seat_rows(self) -> list[tuple[Seat, SeatEntryForm]]:

@@ -120,10 +120,15 @@ NOT_PENALTY_POINTS = gettext_lazy(
 NOT_POINTS = gettext_lazy('"%(token)s" is not a number of points: expected 0 or more.')
 # The engine's words for a Gin Römi hand of the wrong size (translated where it is shown).
 GIN_HAND_SIZE_MESSAGE = "Seat %(seat)d's hand has %(count)d cards; a Gin Römi hand has ten."
+CARDS_OR_POINTS = gettext_lazy(
+    "Enter the cards left in hand or their points, not both: clear one of them."
+)
 NOT_BUYS = gettext_lazy('"%(token)s" is not a number of buys: expected 0 or more.')
 
 _CARD_ATTRS = {"autocomplete": "off", "autocapitalize": "characters", "inputmode": "text"}
-_NUMBER_ATTRS = {"inputmode": "numeric", "pattern": "[0-9]*", "class": "short"}
+# No `pattern`: the browser would refuse the form with its own bubble in its own language, and
+# the live check would never hear of a bad number; the site says what is wrong, by the field.
+_NUMBER_ATTRS = {"inputmode": "numeric", "class": "short"}
 
 
 def _within_text_limit(value: str) -> None:
@@ -234,6 +239,17 @@ class SeatEntryForm(_EntryPart):
     def add_prefix(self, field_name: str) -> str:
         return f"p{self.seat}_{field_name}"
 
+    # Whether a hand with both its cards and its points typed is refused (the player says
+    # which); Gin Römi's deal form pairs the two hands up instead.
+    refuses_cards_and_points = True
+
+    def clean(self) -> dict[str, Any] | None:
+        data = super().clean() or {}
+        both = data.get("cards") and data.get("points") is not None
+        if both and self.refuses_cards_and_points and "points" in self.fields:
+            self.add_error("points", CARDS_OR_POINTS)
+        return data
+
     def line(self) -> dict[str, Any]:
         """This seat's line of the engine's entry: the cards, else the points typed."""
         cards = self.cleaned_data["cards"] or None
@@ -255,6 +271,7 @@ class GinSeatForm(SeatEntryForm):
         ),
     )
     points = CountField(label=gettext_lazy("…or deadwood points"), out_of_range=NOT_POINTS)
+    refuses_cards_and_points = False
 
     def line(self) -> dict[str, Any]:
         # Gin Römi reads both hands or both deadwood counts: the deal form pairs them up.
@@ -390,10 +407,9 @@ class ContractDealForm(DealEntryForm):
         entry: dict[str, Any] = {}
         if data["out"]:  # else no "out": the engine says to say who went out
             entry["out"] = None if data["out"] == NOBODY else int(data["out"])
-        entry["players"] = [
-            {**line, "cards": None, "points": None} if entry.get("out") == seat else line
-            for seat, line in enumerate(lines)
-        ]
+        # Cards or points typed for the player who went out go to the engine, which refuses
+        # them on that field: never dropped without a word.
+        entry["players"] = lines
         laydown = [line.strip() for line in data["laydown"].splitlines() if line.strip()]
         if laydown:
             entry["laydown"] = laydown

@@ -60,6 +60,11 @@ def table_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     return wrapper
 
 
+def table_names(table: Table) -> list[str]:
+    """The table's players in seat order: the engine's messages name them, not their seats."""
+    return [seat.player.name for seat in table.seats.select_related("player").order_by("position")]
+
+
 def _open_table(key: str) -> Table | None:
     # Only a seated (confirmed) stage of an event still in play takes scores.
     return (
@@ -155,6 +160,7 @@ def _entry_context(
     variant = sheet.variant
     return {
         "sheet": sheet,
+        "names": [seat.player.name for seat in sheet.seats],
         "table": table,
         "event": table.stage.event,
         "variant": variant,
@@ -207,7 +213,7 @@ def table_seat(request: HttpRequest, table: Table) -> HttpResponse:
         try:
             seat_claim(table=table, position=form.cleaned_data["seat"], device=device_of(request))
         except RuleViolation as error:
-            messages.error(request, violation_text(error))
+            messages.error(request, violation_text(error, table_names(table)))
     return redirect("table_entry", key=table.entry_key)
 
 
@@ -355,7 +361,7 @@ def deal_confirm_view(request: HttpRequest, table: Table, number: int) -> HttpRe
     except StaleDeal as stale:
         return _stale(request, table, stale, number)
     except RuleViolation as error:
-        messages.error(request, violation_text(error))
+        messages.error(request, violation_text(error, table_names(table)))
     else:
         messages.success(request, _("Deal %(number)d confirmed.") % {"number": number})
     return redirect("table_entry", key=table.entry_key)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import template
@@ -41,6 +42,7 @@ def suit_pairs(items: list[str]) -> list[tuple[str, str]]:
 
 
 @register.filter
-def violation(error: RuleViolation | None) -> str:
-    """An engine error in the reader's language: `{{ sheet.problem.reason|violation }}`."""
-    return violation_text(error) if error is not None else ""
+def violation(error: RuleViolation | None, names: Sequence[str] | None = None) -> str:
+    """An engine error in the reader's language: `{{ sheet.problem.reason|violation }}`;
+    `{{ …|violation:names }}` names the seats' players (`names` in seat order)."""
+    return violation_text(error, names) if error is not None else ""
