@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from django.db.models import Prefetch
@@ -133,41 +134,90 @@ class RankingRow:
     table_place: int
     finished: bool = field(default=False)
     needs_director: bool = field(default=False)
+    # Total per deal played (None before the first deal); the ranking's key while the
+    # tables are at different deals (`by_average`), shown beside the plain total.
+    average: Fraction | None = field(default=None)
+    by_average: bool = field(default=False)
+    # Another row has the same place (shown as "=3").
+    shared: bool = field(default=False)
+    # Deals the player went out with a räväytys (Räväytys only).
+    ravaytys: int = field(default=0)
+
+
+def ravaytys_counts(sheet: TableSheet) -> list[int]:
+    """Per seat position, the deals it went out with a räväytys (the deal's `ravaytys`
+    flag with `went_out`, as the engine counts them); zeros in other games."""
+    counts = [0] * max((seat.position + 1 for seat in sheet.seats), default=0)
+    for deal in sheet.deals:
+        flags = deal.flags if isinstance(deal.flags, dict) else {}
+        out = flags.get("went_out")
+        if deal.is_voided or flags.get("ravaytys") is not True or not isinstance(out, int):
+            continue
+        if 0 <= out < len(counts):
+            counts[out] += 1
+    return counts
+
+
+def ranking_by_average(sheets: list[TableSheet]) -> bool:
+    """Whether the ranking goes by average per deal: while some table is still playing and
+    the tables are at different deals, a plain total favours whoever has played fewer."""
+    if all(sheet.standing.finished for sheet in sheets):
+        return False
+    return len({sheet.played for sheet in sheets}) > 1
 
 
 def event_ranking(*, event: Event, sheets: list[TableSheet] | None = None) -> list[RankingRow]:
     """All players by total with the variant's order: lower first in penalty games.
 
-    Within equal totals, the better place at one's own table comes first (the table's
-    tie order has already been applied there).
+    While the tables are at different deals (`ranking_by_average`), by total per deal
+    played instead, and a player yet to play a deal comes after those who have.
+    Within an equal key, the better place at one's own table comes first (the table's
+    tie order has already been applied there); players still equal share a place.
     """
     sheets = event_sheets(event=event) if sheets is None else sheets
+    by_average = ranking_by_average(sheets)
     rows: list[RankingRow] = []
     for sheet in sheets:
         place = {seat: index + 1 for index, seat in enumerate(sheet.standing.ranking)}
         pending = bool(sheet.unconfirmed)
+        played = sheet.played
+        ravaytys = ravaytys_counts(sheet)
         for seat in sheet.seats:
+            total = sheet.standing.totals[seat.position]
             rows.append(
                 RankingRow(
                     place=0,
                     player=seat.player.name,
                     table=sheet.table.number,
-                    total=sheet.standing.totals[seat.position],
-                    deals=sheet.played,
+                    total=total,
+                    deals=played,
                     unconfirmed=pending,
                     table_place=place[seat.position],
                     finished=sheet.standing.finished,
                     needs_director=sheet.problem is not None,
+                    average=Fraction(total, played) if played else None,
+                    by_average=by_average,
+                    ravaytys=ravaytys[seat.position],
                 )
             )
     lower_is_better = sheets[0].standing.lower_is_better if sheets else True
     sign = 1 if lower_is_better else -1
-    rows.sort(key=lambda r: (sign * r.total, r.table_place, r.table, r.player))
-    previous: tuple[int, int] | None = None
+
+    def key(row: RankingRow) -> tuple[bool, Fraction, int]:
+        if by_average:
+            unplayed = row.average is None
+            return (unplayed, sign * (row.average or Fraction(0)), row.table_place)
+        return (False, Fraction(sign * row.total), row.table_place)
+
+    rows.sort(key=lambda r: (key(r), r.table, r.player))
+    previous: RankingRow | None = None
     for index, row in enumerate(rows, start=1):
-        key = (row.total, row.table_place)
-        row.place = rows[index - 2].place if previous == key else index
-        previous = key
+        if previous is not None and key(previous) == key(row):
+            row.place = previous.place
+            row.shared = previous.shared = True
+        else:
+            row.place = index
+        previous = row
     return rows
 
 
@@ -225,6 +275,8 @@ class SheetRow:
     # One per deal of `PointsMatrix.deals`, in the same order; None where a deal has no
     # points for the seat.
     points: list[int | None]
+    # Deals the seat went out with a räväytys (Räväytys only).
+    ravaytys: int = 0
 
 
 @dataclass
@@ -245,6 +297,7 @@ def sheet_points_matrix(*, sheet: TableSheet) -> PointsMatrix:
     No queries: the sheet holds what it needs.
     """
     points = [deal.points if isinstance(deal.points, list) else [] for deal in sheet.deals]
+    ravaytys = ravaytys_counts(sheet)
     rows = []
     for row in sheet.rows:
         seat = row["seat"]
@@ -259,6 +312,7 @@ def sheet_points_matrix(*, sheet: TableSheet) -> PointsMatrix:
                 final=row["final"],
                 out=row["out"],
                 points=[cells[position] if position < len(cells) else None for cells in points],
+                ravaytys=ravaytys[position] if position < len(ravaytys) else 0,
             )
         )
     return PointsMatrix(

@@ -6,11 +6,13 @@ them out, for the page and for the CSV/XLSX downloads alike.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import django_tables2 as tables
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
@@ -32,9 +34,27 @@ class RankingTable(BaseTable):
     total = tables.TemplateColumn(
         template_name="tables/cells/ranking_total.html", verbose_name=_("Total"), attrs=NUMBER
     )
+    # Shown only while the ranking goes by it (tables at different deals); the downloads
+    # keep their columns, the plain numbers.
+    average = tables.Column(
+        verbose_name=_("Per deal"),
+        attrs=NUMBER,
+        orderable=False,
+        default="",
+        exclude_from_export=True,
+    )
 
     class Meta(BaseTable.Meta):
         pass
+
+    def render_place(self, record: RankingRow) -> str:
+        return f"={record.place}" if record.shared else str(record.place)
+
+    def value_place(self, record: RankingRow) -> int:
+        return record.place
+
+    def render_average(self, value: Fraction) -> str:
+        return number_format(float(value), decimal_pos=1)
 
     def value_total(self, record: RankingRow) -> int:
         return record.total
@@ -46,6 +66,8 @@ def ranking_table(
     """The ranking for the page at `page_path`, sorted and paged from the request (also on
     a poll of the page's live part); without a request, every row (the downloads)."""
     table = RankingTable(rows)
+    if not any(row.by_average for row in rows):
+        table.columns.hide("average")
     if request is not None:
         paginate_polled(request, table, page_path=page_path, per_page=RANKING_PER_PAGE)
     return table

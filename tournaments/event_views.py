@@ -134,6 +134,17 @@ def seats_swap(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
 
 
 @login_required
+def table_revoke_confirm(
+    request: HttpRequest, slug: str, event_id: int, table_id: int
+) -> HttpResponse:
+    # Asked on a page of its own: the site's CSP allows no inline script for a confirm().
+    event = _director_event(request, slug, event_id)
+    table = get_object_or_404(Table, pk=table_id, stage__event=event)
+    context = {"club": event.club, "event": event, "table": table}
+    return render(request, "tournaments/table_revoke_confirm.html", context)
+
+
+@login_required
 @require_POST
 def table_revoke(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
     event = _director_event(request, slug, event_id)

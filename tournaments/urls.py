@@ -30,4 +30,9 @@ urlpatterns = [
     path(event + "draw/confirm/", event_views.draw_confirm, name="draw_confirm"),
     path(event + "draw/swap/", event_views.seats_swap, name="seats_swap"),
     path(event + "tables/<int:table_id>/revoke/", event_views.table_revoke, name="table_revoke"),
+    path(
+        event + "tables/<int:table_id>/revoke/confirm/",
+        event_views.table_revoke_confirm,
+        name="table_revoke_confirm",
+    ),
 ]
