@@ -95,43 +95,37 @@ def check_text(variant: Variant, value: object, field: str | None = None) -> Non
         raise text_too_long(size, variant.max_text_length, field)
 
 
+def _refuse_over(
+    template: str, code: str, count: int, limit: int, variant: Variant, field: str | None
+) -> None:
+    if count > limit:
+        raise RuleViolation(
+            template, code=code, field=field, count=count, limit=limit, game=variant.name
+        )
+
+
 def check_hand(variant: Variant, count: int, field: str | None = None) -> None:
     """Refuse a hand of ``count`` cards when ``variant`` never deals one that large."""
-    if count > variant.max_hand_cards:
-        raise RuleViolation(
-            _("A hand holds at most %(limit)d cards in %(game)s; this one has %(count)d."),
-            code="hand_too_large",
-            field=field,
-            count=count,
-            limit=variant.max_hand_cards,
-            game=variant.name,
-        )
+    _refuse_over(
+        _("A hand holds at most %(limit)d cards in %(game)s; this one has %(count)d."),
+        "hand_too_large", count, variant.max_hand_cards, variant, field,
+    )  # fmt: skip
 
 
 def check_laydown(variant: Variant, count: int, field: str | None = "laydown") -> None:
     """Refuse a laydown of ``count`` cards in all, more than one hand of ``variant`` holds."""
-    if count > variant.max_laydown_cards:
-        raise RuleViolation(
-            _("A laydown holds at most %(limit)d cards in %(game)s; this one has %(count)d."),
-            code="laydown_too_large",
-            field=field,
-            count=count,
-            limit=variant.max_laydown_cards,
-            game=variant.name,
-        )
+    _refuse_over(
+        _("A laydown holds at most %(limit)d cards in %(game)s; this one has %(count)d."),
+        "laydown_too_large", count, variant.max_laydown_cards, variant, field,
+    )  # fmt: skip
 
 
 def check_meld(variant: Variant, count: int, field: str | None = None) -> None:
     """Refuse a meld of ``count`` cards, more than a laydown of ``variant`` holds."""
-    if count > variant.max_laydown_cards:
-        raise RuleViolation(
-            _("A meld holds at most %(limit)d cards in %(game)s; this one has %(count)d."),
-            code="meld_too_large",
-            field=field,
-            count=count,
-            limit=variant.max_laydown_cards,
-            game=variant.name,
-        )
+    _refuse_over(
+        _("A meld holds at most %(limit)d cards in %(game)s; this one has %(count)d."),
+        "meld_too_large", count, variant.max_laydown_cards, variant, field,
+    )  # fmt: skip
 
 
 def read_cards(
