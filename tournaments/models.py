@@ -179,6 +179,9 @@ class Player(models.Model):
         related_name="players",
         verbose_name=_("account"),
     )
+    # A guest is typed in by name at one event's check-in; the club's own players (with an
+    # account or not) are listed first by the player picker and never called guests.
+    guest = models.BooleanField(_("guest"), default=False)
 
     class Meta:
         ordering = ["club", "name"]
@@ -195,7 +198,14 @@ class Player(models.Model):
 
     @property
     def is_guest(self) -> bool:
-        return self.user_id is None
+        return self.guest
+
+
+class RankingMode(models.TextChoices):
+    """How the event's ranking orders players while tables are at different deals."""
+
+    AVERAGE = "average", _("by points per deal played")
+    SAME_DEALS = "same_deals", _("by points after the same number of deals")
 
 
 class EventStatus(models.TextChoices):
@@ -229,6 +239,15 @@ class Event(models.Model):
         default=False,
         help_text=_(
             "Each player gets a short PIN on the seating list; confirming a deal asks for it."
+        ),
+    )
+    ranking_mode = models.CharField(
+        _("ranking mid-evening"),
+        max_length=16,
+        choices=RankingMode.choices,
+        default=RankingMode.AVERAGE,
+        help_text=_(
+            "While the tables are at different deals; the plain total is always shown beside it."
         ),
     )
     status = models.CharField(

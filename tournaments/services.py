@@ -112,7 +112,7 @@ def registration_add(*, event: Event, player: Player, checked_in: bool = False) 
 
 
 def registration_guest_add(*, event: Event, name: str, checked_in: bool = True) -> Registration:
-    player = Player.objects.create(club=event.club, name=name.strip())
+    player = Player.objects.create(club=event.club, name=name.strip(), guest=True)
     return registration_add(event=event, player=player, checked_in=checked_in)
 
 
