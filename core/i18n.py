@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from rules import RuleViolation
-from rules.i18n import Phrase
+from rules.i18n import Phrase, Plural
 
 SEAT = "%(seat)d"
 NAME = "%(seat)s"
@@ -42,7 +42,7 @@ _SEAT_PHRASES: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...
 def violation_text(error: RuleViolation, names: Sequence[str] | None = None) -> str:
     """The error in the active language; with `names`, a seat is named by its player."""
     params = {key: _translated(value, names) for key, value in error.params.items()}
-    template = gettext(error.template)
+    template = _catalogue(error.template)
     named = _named(template, params, names)
     if named is not None:
         return named
@@ -51,6 +51,13 @@ def violation_text(error: RuleViolation, names: Sequence[str] | None = None) -> 
     except (KeyError, TypeError, ValueError):
         # A translation with a broken placeholder must not turn a player's typo into a crash.
         return error.message
+
+
+def _catalogue(template: str) -> str:
+    """The template in the reader's language, in the plural form its number asks for."""
+    if isinstance(template, Plural):
+        return ngettext(template.singular, template.plural, template.number)
+    return gettext(template)
 
 
 def _named(template: str, params: dict[str, object], names: Sequence[str] | None) -> str | None:

@@ -38,7 +38,7 @@ from rules.entries import (
 )
 from rules.errors import RulesError, RuleViolation, token_text
 from rules.games import GameSpec, TableSizes, game_spec, register
-from rules.i18n import _
+from rules.i18n import _, ngettext
 from rules.limits import MAX_CONTRACT_DEALS
 from rules.penalties import Hand, check_feasible, hand_from_value, price_breakdown
 from rules.results import DealScore, TableStanding
@@ -169,7 +169,11 @@ def _parse_player(variant: Variant, seat: int, raw: object) -> PlayerEntry:
     # A game without a cap still records no more than ``max_buys`` (see rules.limits).
     if buys > variant.max_buys:
         raise RuleViolation(
-            _("At most %(cap)d buys per player in a deal of %(game)s; seat %(seat)d has %(buys)d."),
+            ngettext(
+                "At most %(cap)d buy per player in a deal of %(game)s; seat %(seat)d has %(buys)d.",
+                "At most %(cap)d buys per player in a deal of %(game)s; seat %(seat)d has %(buys)d.",
+                variant.max_buys,
+            ),
             code="too_many_buys",
             field=f"{where}.buys",
             cap=variant.max_buys,

@@ -49,7 +49,7 @@ from rules.entries import (
 )
 from rules.errors import RulesError, RuleViolation, token_text
 from rules.games import MAX_TARGET, GameSpec, Option, TableSizes, register
-from rules.i18n import _
+from rules.i18n import _, ngettext
 from rules.limits import read_cards
 from rules.notation import describe_cards, format_cards
 from rules.penalties import check_feasible
@@ -259,7 +259,11 @@ def _parse_hands(variant: Variant, raw: object) -> tuple[tuple[Card, ...], tuple
         cards = tuple(read_cards(variant, value, field, count=False))
         if len(cards) != HAND_SIZE:
             raise RuleViolation(
-                _("Seat %(seat)d's hand has %(count)d cards; a Gin Römi hand has ten."),
+                ngettext(
+                    "Seat %(seat)d's hand has %(count)d card; a Gin Römi hand has ten.",
+                    "Seat %(seat)d's hand has %(count)d cards; a Gin Römi hand has ten.",
+                    len(cards),
+                ),
                 code="hand_size",
                 field=field,
                 seat=seat + 1,

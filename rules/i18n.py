@@ -9,12 +9,38 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["Phrase", "_"]
+__all__ = ["Phrase", "Plural", "_", "ngettext"]
 
 
 def _(message: str) -> str:
     """Mark ``message`` for extraction and return it unchanged."""
     return message
+
+
+class Plural(str):
+    """A message whose words depend on a number ("1 card", "2 cards").
+
+    It is the English form for ``count`` (so ``message`` and the command line read right)
+    and carries both English forms, so the site can ask its catalogue for the reader's
+    language, whose plural rules may differ from English.
+    """
+
+    singular: str
+    plural: str
+    number: int  # not `count`: a str already has a count()
+
+    def __new__(cls, singular: str, plural: str, count: int) -> Plural:
+        self = super().__new__(cls, singular if count == 1 else plural)
+        self.singular, self.plural, self.number = singular, plural, count
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Plural, (self.singular, self.plural, self.number))
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """Mark a message with a plural form for extraction; ``count`` picks the form."""
+    return Plural(singular, plural, count)
 
 
 class Phrase:

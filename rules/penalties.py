@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rules.cards import RANK_CODES, Card
 from rules.errors import RuleViolation, token_text
-from rules.i18n import _
+from rules.i18n import _, ngettext
 from rules.limits import check_hand, check_text
 from rules.notation import ParsedCard, parse_tokens
 from rules.variants import Variant
@@ -192,7 +192,11 @@ def check_feasible(
             if card.suit is None:
                 if count > variant.jokers:
                     raise RuleViolation(
-                        _("Impossible cards: %(count)d jokers in a game with %(jokers)d."),
+                        ngettext(
+                            "Impossible cards: %(count)d joker in a game with %(jokers)d.",
+                            "Impossible cards: %(count)d jokers in a game with %(jokers)d.",
+                            count,
+                        ),
                         code="too_many_copies",
                         field=field,
                         count=count,

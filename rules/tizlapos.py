@@ -57,7 +57,7 @@ from rules.entries import (
 )
 from rules.errors import RulesError, RuleViolation, token_text
 from rules.games import MAX_TARGET, GameSpec, Option, TableSizes, register
-from rules.i18n import Phrase, _
+from rules.i18n import Phrase, _, ngettext
 from rules.limits import read_cards
 from rules.notation import describe_cards, format_cards
 from rules.penalties import check_feasible
@@ -332,7 +332,11 @@ def _parse_player(variant: Variant, seat: int, raw: object) -> TizPlayer:
         cards = tuple(read_cards(variant, raw_cards, f"{where}.cards", count=False))
         if len(cards) != HAND_SIZE:
             raise RuleViolation(
-                _("Seat %(seat)d's hand has %(count)d cards; enter all ten."),
+                ngettext(
+                    "Seat %(seat)d's hand has %(count)d card; enter the whole hand of ten.",
+                    "Seat %(seat)d's hand has %(count)d cards; enter the whole hand of ten.",
+                    len(cards),
+                ),
                 code="hand_size",
                 field=f"{where}.cards",
                 seat=seat + 1,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from rules.errors import RuleViolation
-from rules.i18n import _
+from rules.i18n import _, ngettext
 
 P = TypeVar("P", bound=Hashable)
 
@@ -44,7 +44,11 @@ def table_sizes(players: int, bounds: TableBounds) -> list[int]:
     if not fitting:
         if players < bounds.min_size:
             raise RuleViolation(
-                _("%(players)d players checked in; a table needs at least %(min)d."),
+                ngettext(
+                    "%(players)d player checked in; a table needs at least %(min)d.",
+                    "%(players)d players checked in; a table needs at least %(min)d.",
+                    players,
+                ),
                 code="draw_too_few",
                 players=players,
                 min=bounds.min_size,

@@ -413,6 +413,17 @@ def test_refusals_speak_plainly() -> None:
     assert str(err) == '"4C" cannot be a knock card: it must be one of these ranks: 2, 3.'
 
 
+@pytest.mark.parametrize(
+    ("cards", "says"),
+    [("2S", "has 1 card;"), ("2S 2H", "has 2 cards;")],
+)
+def test_a_short_hand_is_counted_in_words_that_fit_the_number(cards: str, says: str) -> None:
+    err = refused(entry(players=[line(), line(cards), line(points=1)]))
+    assert err.code == "hand_size"
+    assert says in str(err)
+    assert str(err).endswith("enter the whole hand of ten.")
+
+
 # -- the buli ----------------------------------------------------------------------------------
 
 

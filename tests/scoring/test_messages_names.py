@@ -3,6 +3,7 @@ cards and as points, and check every field live, numbers included."""
 
 from __future__ import annotations
 
+import pickle
 import re
 from html import unescape
 
@@ -14,16 +15,20 @@ from django.utils.translation import trans_real
 
 from core.i18n import violation_text
 from rules import RuleViolation
+from rules.i18n import Plural, ngettext
 from scoring.models import Deal
 from tests.scoring.conftest import seated_event
 
 NAMES = ["Aino", "Bence", "Célia", "Dóra"]
 
 
-def _seat_msgids() -> list[str]:
-    # A TranslationCatalog is not iterable as a dict: its keys() are.
+def _seat_msgids() -> list[str | Plural]:
+    # A TranslationCatalog is not iterable as a dict: its keys() are. A message with plural
+    # forms is keyed (singular, form); its sample asks for the form of 7.
     keys = trans_real.translation("fi")._catalog.keys()
-    return sorted(key for key in keys if isinstance(key, str) and "%(seat)d" in key)
+    single = {key for key in keys if isinstance(key, str) and "%(seat)d" in key}
+    plural = {key[0] for key in keys if isinstance(key, tuple) and "%(seat)d" in key[0]}
+    return [*sorted(single), *(Plural(msgid, msgid, 7) for msgid in sorted(plural))]
 
 
 def _sample(template: str, seat: int = 2) -> RuleViolation:
@@ -45,6 +50,12 @@ def test_every_seat_message_can_name_its_player_in_each_language():
                 assert not text[0].islower(), (language, text)
 
 
+BUY_CAP = (
+    "At most %(cap)d buy per player in a deal of %(game)s; seat %(seat)d has %(buys)d.",
+    "At most %(cap)d buys per player in a deal of %(game)s; seat %(seat)d has %(buys)d.",
+)
+
+
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
@@ -62,7 +73,7 @@ def test_every_seat_message_can_name_its_player_in_each_language():
 )
 def test_the_buy_cap_names_the_player(language, expected):
     error = RuleViolation(
-        "At most %(cap)d buys per player in a deal of %(game)s; seat %(seat)d has %(buys)d.",
+        ngettext(*BUY_CAP, 3),
         code="test",
         cap=3,
         game="Rutupeli",
@@ -71,6 +82,34 @@ def test_the_buy_cap_names_the_player(language, expected):
     )
     with translation.override(language):
         assert violation_text(error, NAMES) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "count", "expected"),
+    [
+        ("en", 1, "At most 1 buy per player in a deal of Rutupeli; Aino has 2."),
+        ("en", 2, "At most 2 buys per player in a deal of Rutupeli; Aino has 3."),
+        (
+            "fi",
+            1,
+            "Rutupeli: pelaaja saa tehdä jaossa enintään 1 sakko-oston; pelaajalla Aino niitä on 2.",
+        ),
+        (
+            "hu",
+            1,
+            "A Rutupeli játékban játszmánként és játékosonként legfeljebb 1 vásárlás lehet; Aino játékosnál 2 van.",
+        ),
+    ],
+)
+def test_a_number_takes_the_plural_form_its_language_asks_for(language, count, expected):
+    error = RuleViolation(
+        ngettext(*BUY_CAP, count), code="test", cap=count, game="Rutupeli", seat=1, buys=count + 1
+    )
+    with translation.override(language):
+        assert violation_text(error, NAMES) == expected
+    # The English message and a pickled copy (a task's result) keep the form.
+    assert error.message.startswith(f"At most {count} buy")
+    assert pickle.loads(pickle.dumps(error)).template.number == count
 
 
 @pytest.mark.parametrize(
