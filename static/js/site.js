@@ -22,3 +22,45 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     event.detail.isError = false;
   }
 });
+
+// A poll that finds the table's link replaced swaps the page for a notice. Whatever the
+// phone had typed into the entry form is read first and shown on the notice, so a half
+// entered deal can be handed to the director instead of being lost.
+let typedBefore = null;
+function typedEntries(form) {
+  const rows = [];
+  form.querySelectorAll("input, select, textarea").forEach((field) => {
+    if (field.type === "hidden" || field.type === "submit" || !field.name) return;
+    if ((field.type === "radio" || field.type === "checkbox") && !field.checked) return;
+    if (!field.value.trim()) return;
+    const seat = field.closest("fieldset.seat");
+    const group = field.closest("fieldset");
+    const label = form.querySelector(`label[for="${field.id}"]`);
+    let name = label ? label.textContent.trim() : field.name;
+    if (field.type === "radio" && group) name = group.querySelector("legend")?.textContent.trim() || name;
+    const value = field.type === "radio" || field.type === "checkbox" ? (label ? label.textContent.trim() : "✓") : field.value.trim();
+    const who = seat ? seat.querySelector("legend")?.textContent.trim() : "";
+    rows.push([who ? `${who} · ${name}` : name, field.type === "radio" ? value : value]);
+  });
+  return rows;
+}
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  if (!xhr || !xhr.getResponseHeader("HX-Reswap")) return;
+  const form = document.querySelector("form.entry");
+  typedBefore = form ? typedEntries(form) : null;
+});
+document.addEventListener("htmx:afterSwap", () => {
+  const box = document.getElementById("typed-before");
+  if (!box || !typedBefore || !typedBefore.length) return;
+  const list = box.querySelector("dl");
+  typedBefore.forEach(([name, value]) => {
+    const term = document.createElement("dt");
+    term.textContent = name;
+    const detail = document.createElement("dd");
+    detail.textContent = value;
+    list.append(term, detail);
+  });
+  box.hidden = false;
+  typedBefore = null;
+});

@@ -35,10 +35,18 @@ def test_a_seat_is_one_phones_and_a_replaced_link_says_so(live_server, browser):
     expect(second.get_by_text("Taken on another phone").first).to_be_visible()
     shoot(second, "seat-pick-taken")
 
+    # Half a deal typed when the director replaces the link.
+    typed = first.locator("form.entry fieldset.seat input[name$=_cards]:visible").first
+    typed.fill("5 7 K")
     table_key_revoke(table=table)
-    # The phone already on the page learns at its next poll (every 5 s).
+    # The phone already on the page learns at its next poll (every 5 s), and sees what it
+    # had typed, to hand to the director.
     expect(first.get_by_text("This link no longer works")).to_be_visible(timeout=12_000)
     expect(first.get_by_text("Ask the director for the new link")).to_be_visible()
+    kept = first.locator("#typed-before")
+    expect(kept).to_be_visible()
+    expect(kept.locator("dd")).to_contain_text(["5 7 K"])
+    expect(kept.locator("dt").first).to_contain_text("Player")
     shoot(first, "link-replaced")
 
 
