@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django import template
 
-from rules import RuleViolation
+from rules import Card, RuleViolation, Suit
+from rules.cards import RANK_CODES
 from scoring.i18n import contract_text, violation_text
 
 register = template.Library()
@@ -35,10 +37,32 @@ def make_list_words(value: str) -> list[str]:
     return value.split()
 
 
-@register.filter
-def suit_pairs(items: list[str]) -> list[tuple[str, str]]:
-    """["S:♠", …] → [("S", "♠"), …] for the suit buttons."""
-    return [tuple(item.split(":", 1)) for item in items]  # type: ignore[misc]
+@dataclass(frozen=True)
+class GridCard:
+    """One key of the card grid: what it types (`code`), shows and is called."""
+
+    code: str  # the engine's canonical code, "10H"
+    rank: str
+    sign: str
+    red: bool
+
+    @property
+    def name(self) -> str:
+        """The key's accessible name, "10♥": the same in every language, as on the key."""
+        return self.rank + self.sign
+
+
+@register.simple_tag
+def card_grid(ranks: str = "") -> list[GridCard]:
+    """The card grid's keys, a row per suit (♠ ♥ ♦ ♣) of every rank in `ranks` ("2 3" for a
+    knock card; all thirteen when empty), in the order a hand is sorted."""
+    wanted = ranks.split() or list(RANK_CODES.values())
+    return [
+        GridCard(Card(rank, suit).code, code, suit.symbol, not suit.is_black)
+        for suit in Suit
+        for rank, code in RANK_CODES.items()
+        if code in wanted
+    ]
 
 
 @register.filter

@@ -1,32 +1,276 @@
-// Tap-to-enter. A rank button appends its card to the field the row belongs to; in a
-// suited row (Römi hands, the upper and knock cards) a suit is tapped first and stays
-// chosen. ⌫ removes the last card. The field stays a plain text input: typing works as
-// well, and nothing needs script.
-document.addEventListener("click", (event) => {
-  const button = event.target.closest("button.tap, button.suit");
-  if (!button) return;
-  const row = button.closest(".tap-row");
-  const input = document.getElementById(row.dataset.target);
-  if (!input) return;
-  if (button.classList.contains("suit")) {
-    row.dataset.suit = button.dataset.suit;
-    row.querySelectorAll("button.suit").forEach((b) => b.setAttribute("aria-pressed", String(b === button)));
-    return;
-  }
-  let card = button.dataset.card;
-  if (card && row.classList.contains("suited") && !button.dataset.whole) {
-    if (!row.dataset.suit) {
-      row.querySelector("button.suit").focus();
-      row.classList.add("needs-suit");
-      setTimeout(() => row.classList.remove("needs-suit"), 800);
-      return;
-    }
-    card += row.dataset.suit;
-  }
-  let tokens = input.value.trim() ? input.value.trim().split(/[\s,]+/) : [];
-  if (!card) tokens.pop();
-  else if (row.dataset.single) tokens = [card];
-  else tokens.push(card);
+// The entry page's taps and folds. Every field stays a plain input that can be typed in and
+// posts as it is; without script the page is one long form with every hand open, and the
+// tap keys do nothing. The Content-Security-Policy refuses inline script and styles: this
+// file is the page's only behaviour, and it sets classes and attributes, never a style.
+
+(() => {
+const SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const SUIT_OF_SIGN = { "♠": "S", "♥": "H", "♦": "D", "♣": "C" };
+const JOKER_WORDS = new Set(["JK", "X", "*", "JOKER", "JOKERI", "ZSÓKER", "ZSOKER", "🃏"]);
+
+function tokensOf(input) {
+  const text = input.value.trim();
+  return text ? text.split(/[\s,]+/) : [];
+}
+
+// The canonical code of one typed token ("th" → "10H", "♠a" → "AS", "x" → "JK"), or null
+// for anything else (a run's shorthand, a word): the engine reads those, the keys do not
+// show them.
+function cardOf(token) {
+  const text = token.toUpperCase();
+  if (JOKER_WORDS.has(text)) return "JK";
+  const match = text.match(/^(10|T|[2-9AJQK])([SHDC♠♥♦♣])$/) || text.match(/^([♠♥♦♣])(10|T|[2-9AJQK])$/);
+  if (!match) return null;
+  const [rank, suit] = match[1] in SUIT_OF_SIGN ? [match[2], match[1]] : [match[1], match[2]];
+  return (rank === "T" ? "10" : rank) + (SUIT_OF_SIGN[suit] || suit);
+}
+
+function setValue(input, tokens) {
   input.value = tokens.join(" ");
   input.dispatchEvent(new Event("input", { bubbles: true }));
+}
+
+// -- a contract hand's rank keys: a tap appends the rank (or a whole card: a joker, a black
+// two); ⌫ removes the last card.
+function rankTap(row, button) {
+  const input = document.getElementById(row.dataset.target);
+  if (!input) return;
+  const tokens = tokensOf(input);
+  if (button.dataset.card) tokens.push(button.dataset.card);
+  else tokens.pop();
+  setValue(input, tokens);
+}
+
+// -- a Römi hand's card grid. A tap adds the card; where the decks hold one copy the same
+// tap takes it out again, where they hold two it adds the second, and a third takes both
+// out. A single card (the upper card, the knock card) is replaced by the next tap. The
+// joker key adds a joker each tap; ⌫ removes the last card, whatever it was.
+function gridTap(entry, button) {
+  const input = document.getElementById(entry.dataset.target);
+  if (!input) return false;
+  const card = button.dataset.card;
+  let tokens = tokensOf(input);
+  let added = false;
+  if (!card) tokens.pop();
+  else if (entry.dataset.single) {
+    const same = tokens.length === 1 && cardOf(tokens[0]) === card;
+    tokens = same ? [] : [card];
+    added = !same;
+  } else if (card === "JK") {
+    tokens.push(card);
+    added = true;
+  } else {
+    const copies = Number(entry.dataset.copies) || 1;
+    const held = tokens.filter((token) => cardOf(token) === card).length;
+    if (held >= copies) tokens = tokens.filter((token) => cardOf(token) !== card);
+    else tokens.push(card);
+    added = held < copies;
+  }
+  setValue(input, tokens);
+  return added;
+}
+
+// The keys show what the field holds, typed or tapped: pressed, and ×2 for a second copy.
+function syncGrid(entry) {
+  const input = document.getElementById(entry.dataset.target);
+  if (!input) return;
+  const held = new Map();
+  tokensOf(input).forEach((token) => {
+    const card = cardOf(token);
+    if (card) held.set(card, (held.get(card) || 0) + 1);
+  });
+  entry.querySelectorAll("button[data-card]").forEach((button) => {
+    const count = held.get(button.dataset.card) || 0;
+    if (button.classList.contains("card")) button.setAttribute("aria-pressed", String(count > 0));
+    if (count > 1 || (count && button.classList.contains("joker"))) {
+      button.dataset.count = String(count);
+      if (button.classList.contains("card")) button.setAttribute("aria-description", entry.dataset.two);
+    } else {
+      delete button.dataset.count;
+      button.removeAttribute("aria-description");
+    }
+  });
+}
+
+// -- one hand open at a time. The folds of the form (the upper card, each hand) show a
+// one-line summary while closed; the next opens when one is done: a Römi hand when its
+// cards are all in, any hand by its "Next hand" key or by tapping another's summary. A hand
+// with nothing to enter (who went out, the winner) is passed over and shown closed.
+const form = document.querySelector("form.entry");
+const folds = form ? [...form.querySelectorAll(".fold")] : [];
+
+function checkedValue(name) {
+  const picked = form.querySelector(`input[name="${name}"]:checked`);
+  return picked ? picked.value : null;
+}
+
+function holds(condition) {
+  if (!condition) return false;
+  const [name, value] = condition.split("=");
+  return checkedValue(name) === value;
+}
+
+// Why a fold needs no entry, or "" when it does.
+function skipNote(fold) {
+  const hands = fold.closest(".hands");
+  if (!hands) return "";
+  if (holds(hands.dataset.skipAllIf)) return hands.dataset.skipAllNote || " ";
+  if (hands.dataset.skipIf && !holds(hands.dataset.skipIf)) return "";
+  const picked = checkedValue(hands.dataset.skip);
+  return picked !== null && picked === fold.dataset.seat ? hands.dataset.skipNote || " " : "";
+}
+
+function cardsInput(fold) {
+  const entry = fold.querySelector(".card-entry, .tap-row");
+  return entry ? document.getElementById(entry.dataset.target) : null;
+}
+
+function pointsInput(fold) {
+  return fold.querySelector("input[name$=_points]");
+}
+
+// Whether a fold holds all it needs: all its cards, or its points typed instead.
+function isDone(fold) {
+  const size = Number(fold.dataset.size);
+  const input = cardsInput(fold);
+  const points = pointsInput(fold);
+  if (points && points.value.trim()) return true;
+  return Boolean(size && input && tokensOf(input).length >= size);
+}
+
+function hasError(fold) {
+  return Boolean(fold.querySelector(".field-errors .error, [aria-invalid=true]"));
+}
+
+function show(fold, { focus = false } = {}) {
+  folds.forEach((each) => {
+    const opened = each === fold;
+    each.classList.toggle("open", opened);
+    each.querySelector(".fold-body").hidden = !opened;
+    each.querySelector(".fold-summary").setAttribute("aria-expanded", String(opened));
+  });
+  if (!fold) return;
+  const summary = fold.querySelector(".fold-summary");
+  if (focus) summary.focus({ preventScroll: true });
+  summary.scrollIntoView({ block: "nearest" });
+}
+
+function openFold() {
+  return folds.find((fold) => fold.classList.contains("open")) || null;
+}
+
+// The fold to open after `fold` (or the first one): the next that needs an entry.
+function nextOf(fold, { skipDone = false } = {}) {
+  const after = folds.slice(fold ? folds.indexOf(fold) + 1 : 0);
+  return after.find((each) => !skipNote(each) && !(skipDone && isDone(each))) || null;
+}
+
+function firstToOpen() {
+  return folds.find(hasError) || nextOf(null, { skipDone: true });
+}
+
+function cardText(token) {
+  const card = cardOf(token);
+  if (!card || card === "JK") return [token, false];
+  const suit = card.slice(-1);
+  return [card.slice(0, -1) + SIGNS[suit], suit === "H" || suit === "D"];
+}
+
+function summarise(fold) {
+  const cards = fold.querySelector(".fold-cards");
+  cards.replaceChildren();
+  const input = cardsInput(fold);
+  tokensOf(input || { value: "" }).forEach((token) => {
+    const [text, red] = cardText(token);
+    const span = document.createElement("span");
+    span.textContent = text;
+    if (red) span.className = "red";
+    cards.append(span, " ");
+  });
+  const note = skipNote(fold).trim();
+  fold.querySelector(".fold-note").textContent = note;
+  fold.classList.toggle("skipped", Boolean(note));
+  fold.classList.toggle("has-error", hasError(fold));
+  const points = pointsInput(fold);
+  const value = fold.dataset.scored || (points ? points.value.trim() : "");
+  fold.querySelector(".fold-value").textContent = value;
+  fold.querySelector(".fold-points").hidden = !value;
+}
+
+function refresh() {
+  folds.forEach(summarise);
+  folds.forEach((fold) => {
+    const next = fold.querySelector(".fold-next");
+    if (next) next.hidden = !nextOf(fold);
+  });
+}
+
+// The live check scores the deal once it is right; its rows are the seats in order, each
+// "name: points", and each hand's summary shows its own.
+function takeScores() {
+  const hands = folds.filter((fold) => fold.dataset.seat !== undefined);
+  const rows = [...document.querySelectorAll("#check .check.ok li")];
+  hands.forEach((fold, index) => {
+    const row = rows.length === hands.length ? rows[index].textContent : "";
+    if (row) fold.dataset.scored = row.slice(row.lastIndexOf(":") + 1).trim();
+    else delete fold.dataset.scored;
+  });
+  refresh();
+}
+
+if (form && folds.length > 1) {
+  form.classList.add("one-hand");
+  folds.forEach((fold) => {
+    fold.querySelector(".fold-summary").hidden = false;
+  });
+  refresh();
+  show(firstToOpen());
+
+  form.addEventListener("change", (event) => {
+    if (event.target.type !== "radio") return;
+    folds.forEach((fold) => delete fold.dataset.scored);
+    refresh();
+    // Who went out, the winner, a römi or a void: a hand that now needs nothing closes.
+    const current = openFold();
+    if (current && skipNote(current)) show(nextOf(current) || nextOf(null));
+    else if (!current) show(nextOf(null, { skipDone: true }));
+  });
+  // A change makes the check's points stale until it answers again.
+  form.addEventListener("input", () => {
+    folds.forEach((fold) => delete fold.dataset.scored);
+    refresh();
+  });
+  document.addEventListener("htmx:afterSwap", (event) => {
+    const target = event.detail && event.detail.target;
+    if (target && target.id === "check") takeScores();
+  });
+}
+
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button");
+  if (!button) return;
+  const fold = button.closest(".fold");
+  if (button.classList.contains("fold-summary")) {
+    show(fold.classList.contains("open") ? null : fold);
+  } else if (button.classList.contains("fold-next")) {
+    show(nextOf(fold), { focus: true });
+  } else if (button.closest(".card-entry") && button.dataset.card !== undefined) {
+    const entry = button.closest(".card-entry");
+    const added = gridTap(entry, button);
+    // A hand whose cards are all in opens the next; so does the upper card once tapped.
+    if (added && fold && form && form.classList.contains("one-hand") && isDone(fold)) {
+      show(nextOf(fold, { skipDone: true }), { focus: true });
+    }
+  } else if (button.closest(".tap-row") && button.dataset.card !== undefined) {
+    rankTap(button.closest(".tap-row"), button);
+  }
 });
+
+// Typing shows on the keys as tapping does.
+document.addEventListener("input", (event) => {
+  const id = event.target.id;
+  const entry = id && document.querySelector(`.card-entry[data-target="${CSS.escape(id)}"]`);
+  if (entry) syncGrid(entry);
+});
+document.querySelectorAll(".card-entry").forEach(syncGrid);
+})();

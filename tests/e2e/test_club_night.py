@@ -48,9 +48,11 @@ def test_a_club_night_from_draw_to_public_totals(live_server, browser):
     second = scorer.locator("fieldset.seat").nth(1)
     second.get_by_role("button", name="A", exact=True).click()
     second.get_by_role("button", name="K", exact=True).click()
+    second.get_by_role("button", name="Next hand").click()  # one hand open at a time
     scorer.locator("fieldset.seat").nth(2).locator("input[name$=_cards]").fill("7H QX")
     expect(scorer.locator("#check")).to_contain_text("QX")
     scorer.locator("fieldset.seat").nth(2).locator("input[name$=_cards]").fill("7H QS")
+    scorer.locator("fieldset.seat").nth(2).get_by_role("button", name="Next hand").click()
     scorer.locator("fieldset.seat").nth(3).get_by_role("button", name="5", exact=True).click()
     expect(scorer.locator("#check")).to_contain_text("Looks right")
     scorer.get_by_role("button", name="Submit").click()
