@@ -9,10 +9,10 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from rules import TableStanding
+from rules import TableStanding, game_spec
 from scoring.judge import TableProblem, deal_scores, standing_and_problem
 from scoring.models import Deal, DealAction, DealVersion, SeatClaim
-from tournaments.models import Event, Seat, Stage, StageStatus, Table
+from tournaments.models import Event, Player, RankingMode, Seat, Stage, StageStatus, Table
 from tournaments.selectors import stage_in_play
 
 
@@ -135,13 +135,25 @@ class RankingRow:
     finished: bool = field(default=False)
     needs_director: bool = field(default=False)
     # Total per deal played (None before the first deal); the ranking's key while the
-    # tables are at different deals (`by_average`), shown beside the plain total.
+    # tables are at different deals and the event ranks by average (`by_average`), shown
+    # beside the plain total.
     average: Fraction | None = field(default=None)
     by_average: bool = field(default=False)
+    # The other mid-evening ranking (RankingMode.SAME_DEALS): everyone by their total after
+    # the same number of deals, `after_deals`, the fewest any table has played (None while
+    # the ranking goes another way); `after_total` is the player's total then.
+    after_deals: int | None = field(default=None)
+    after_total: int | None = field(default=None)
     # Another row has the same place (shown as "=3").
     shared: bool = field(default=False)
     # Deals the player went out with a räväytys (Räväytys only).
     ravaytys: int = field(default=0)
+    # Whose record the player's name links to.
+    player_id: int = field(default=0)
+    club_slug: str = field(default="")
+    # The place at one's own table in the ordering in use (after `after_deals` deals when
+    # ranked so): it breaks a tie between players of one table as the table's tie order does.
+    tie_place: int = field(default=0, repr=False)
 
 
 def ravaytys_counts(sheet: TableSheet) -> list[int]:
@@ -158,27 +170,54 @@ def ravaytys_counts(sheet: TableSheet) -> list[int]:
     return counts
 
 
-def ranking_by_average(sheets: list[TableSheet]) -> bool:
-    """Whether the ranking goes by average per deal: while some table is still playing and
-    the tables are at different deals, a plain total favours whoever has played fewer."""
+def tables_at_different_deals(sheets: list[TableSheet]) -> bool:
+    """Whether a plain total would mislead: some table is still playing and the tables are
+    at different deals, so a plain total favours whoever has played fewer."""
     if all(sheet.standing.finished for sheet in sheets):
         return False
     return len({sheet.played for sheet in sheets}) > 1
 
 
+def same_deals_count(sheets: list[TableSheet]) -> int:
+    """The number of deals the SAME_DEALS ranking compares after: the fewest any table has
+    played. A table that needs the director does not hold everyone back, and one yet to
+    play its first deal (late arrivals) neither: its players come after the others until it
+    has. Zero when no table has played."""
+    started = [sheet for sheet in sheets if sheet.played]
+    counted = [sheet for sheet in started if sheet.problem is None] or started
+    return min((sheet.played for sheet in counted), default=0)
+
+
+def _standing_after(sheet: TableSheet, deals: int) -> TableStanding:
+    """The table's standing after its first `deals` deals that count, by the engine (a
+    Tízlapos re-entry, say, is more than a sum of points). No queries: the sheet has them."""
+    if sheet.played <= deals and sheet.problem is None:
+        return sheet.standing
+    rows = deal_scores(sheet.deals)[:deals]
+    standing, _problem = standing_and_problem(sheet.variant, len(sheet.seats), rows)
+    return standing
+
+
 def event_ranking(*, event: Event, sheets: list[TableSheet] | None = None) -> list[RankingRow]:
     """All players by total with the variant's order: lower first in penalty games.
 
-    While the tables are at different deals (`ranking_by_average`), by total per deal
-    played instead, and a player yet to play a deal comes after those who have.
-    Within an equal key, the better place at one's own table comes first (the table's
-    tie order has already been applied there); players still equal share a place.
+    While the tables are at different deals (`tables_at_different_deals`), the event's
+    `ranking_mode` says how instead: by total per deal played (AVERAGE), or by the total
+    after the same number of deals, the fewest any table has played (SAME_DEALS). Either
+    way a player yet to play a deal comes after those who have, and the plain total stays
+    on the row. Within an equal key, the better place at one's own table comes first (the
+    table's tie order has already been applied there); players still equal share a place.
     """
     sheets = event_sheets(event=event) if sheets is None else sheets
-    by_average = ranking_by_average(sheets)
+    apart = tables_at_different_deals(sheets)
+    by_average = apart and event.ranking_mode != RankingMode.SAME_DEALS
+    after_deals = same_deals_count(sheets) if apart and not by_average else None
+    club_slug = event.club.slug
     rows: list[RankingRow] = []
     for sheet in sheets:
         place = {seat: index + 1 for index, seat in enumerate(sheet.standing.ranking)}
+        after = _standing_after(sheet, after_deals) if after_deals is not None else None
+        tie_place = place if after is None else {s: i + 1 for i, s in enumerate(after.ranking)}
         pending = bool(sheet.unconfirmed)
         played = sheet.played
         ravaytys = ravaytys_counts(sheet)
@@ -197,17 +236,32 @@ def event_ranking(*, event: Event, sheets: list[TableSheet] | None = None) -> li
                     needs_director=sheet.problem is not None,
                     average=Fraction(total, played) if played else None,
                     by_average=by_average,
+                    after_deals=after_deals,
+                    after_total=(
+                        after.totals[seat.position] if after is not None and played else None
+                    ),
                     ravaytys=ravaytys[seat.position],
+                    player_id=seat.player_id,
+                    club_slug=club_slug,
+                    tie_place=tie_place[seat.position],
                 )
             )
-    lower_is_better = sheets[0].standing.lower_is_better if sheets else True
+    # A table that needs the director from its first deal has only an empty standing,
+    # which cannot tell the game's order.
+    lower_is_better = next(
+        (s.standing.lower_is_better for s in sheets if s.problem is None),
+        sheets[0].standing.lower_is_better if sheets else True,
+    )
     sign = 1 if lower_is_better else -1
 
     def key(row: RankingRow) -> tuple[bool, Fraction, int]:
         if by_average:
             unplayed = row.average is None
-            return (unplayed, sign * (row.average or Fraction(0)), row.table_place)
-        return (False, Fraction(sign * row.total), row.table_place)
+            return (unplayed, sign * (row.average or Fraction(0)), row.tie_place)
+        if after_deals is not None:
+            unplayed = row.after_total is None
+            return (unplayed, Fraction(sign * (row.after_total or 0)), row.tie_place)
+        return (False, Fraction(sign * row.total), row.tie_place)
 
     rows.sort(key=lambda r: (key(r), r.table, r.player))
     previous: RankingRow | None = None
@@ -339,4 +393,86 @@ def public_table(*, event: Event, table_id: int) -> Table | None:
             stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
         )
         .first()
+    )
+
+
+# -- a player's record ----------------------------------------------------------------------------
+
+
+@dataclass
+class RecordRow:
+    """One event a player played (one seat: a table of a seated or finished stage)."""
+
+    event: Event
+    table: int
+    place: int
+    seats: int
+    total: int
+    deals: int
+    unconfirmed: bool
+    needs_director: bool
+    # Deals the player went out with a räväytys; None where the game records none.
+    ravaytys: int | None
+
+
+@dataclass
+class PlayerRecord:
+    rows: list[RecordRow]
+    # Events played (an event counts once, whatever its stages).
+    events: int
+    # Räväytys in all, and whether any of the player's games records them at all.
+    ravaytys: int
+    records_ravaytys: bool
+
+    @property
+    def unconfirmed(self) -> bool:
+        return any(row.unconfirmed for row in self.rows)
+
+
+def player_record(*, player: Player) -> PlayerRecord:
+    """The events `player` has played, newest first, with their place and total at the
+    table; three queries whatever the number of events (seats with their table, stage and
+    event; those tables' seats; their deals)."""
+    seats = (
+        Seat.objects.filter(
+            player=player,
+            table__stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
+        )
+        .select_related("table__stage__event__club")
+        .prefetch_related(
+            Prefetch("table__seats", queryset=Seat.objects.order_by("position")),
+            Prefetch("table__deals", queryset=Deal.objects.order_by("number")),
+        )
+        .order_by(
+            "-table__stage__event__date",
+            "-table__stage__event__created_at",
+            "-table__stage__event_id",
+            "-table__stage__number",
+        )
+    )
+    rows = []
+    for seat in seats:
+        table = seat.table
+        event = table.stage.event
+        variant = event.variant
+        sheet = _sheet(table, list(table.seats.all()), list(table.deals.all()), variant)
+        records = game_spec(variant).records_ravaytys
+        rows.append(
+            RecordRow(
+                event=event,
+                table=table.number,
+                place=sheet.standing.ranking.index(seat.position) + 1,
+                seats=len(sheet.seats),
+                total=sheet.standing.totals[seat.position],
+                deals=sheet.played,
+                unconfirmed=bool(sheet.unconfirmed),
+                needs_director=sheet.problem is not None,
+                ravaytys=ravaytys_counts(sheet)[seat.position] if records else None,
+            )
+        )
+    return PlayerRecord(
+        rows=rows,
+        events=len({row.event.pk for row in rows}),
+        ravaytys=sum(row.ravaytys or 0 for row in rows),
+        records_ravaytys=any(row.ravaytys is not None for row in rows),
     )

@@ -15,11 +15,12 @@ from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from core.paging import paginate_table
 from core.tables import NUMBER, BaseTable, paginate_polled
-from scoring.selectors import DealHead, PointsMatrix, RankingRow, SheetRow
+from scoring.selectors import DealHead, PointsMatrix, RankingRow, RecordRow, SheetRow
 
 # A 1000-player event's ranking: ten pages, each still quick to read on a phone.
 RANKING_PER_PAGE = 100
@@ -27,15 +28,18 @@ RANKING_PER_PAGE = 100
 
 class RankingTable(BaseTable):
     place = tables.Column(verbose_name="#")
-    player = tables.Column(verbose_name=_("Player"))
+    # The name links to the player's record.
+    player = tables.TemplateColumn(
+        template_name="tables/cells/ranking_player.html", verbose_name=_("Player")
+    )
     table = tables.Column(verbose_name=_("Table"), attrs=NUMBER)
     deals = tables.Column(verbose_name=_("Deals"), attrs=NUMBER, orderable=False)
     # The total with its marks: * for unconfirmed deals, and a table that needs the director.
     total = tables.TemplateColumn(
         template_name="tables/cells/ranking_total.html", verbose_name=_("Total"), attrs=NUMBER
     )
-    # Shown only while the ranking goes by it (tables at different deals); the downloads
-    # keep their columns, the plain numbers.
+    # Each shown only while the ranking goes by it (tables at different deals, by the
+    # event's ranking mode); the downloads keep their columns, the plain numbers.
     average = tables.Column(
         verbose_name=_("Per deal"),
         attrs=NUMBER,
@@ -43,15 +47,40 @@ class RankingTable(BaseTable):
         default="",
         exclude_from_export=True,
     )
+    # Its header names the number of deals (set per table, in `__init__`).
+    after_total = tables.Column(
+        verbose_name=_("After the same deals"),
+        attrs=NUMBER,
+        orderable=False,
+        default="",
+        exclude_from_export=True,
+    )
 
     class Meta(BaseTable.Meta):
-        pass
+        # Its caption says which ordering the ranking is in.
+        template_name = "tables/ranking.html"
+
+    def __init__(self, data: list[RankingRow], **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        first = data[0] if data else None
+        self.caption = ranking_caption(first) if first else ""
+        if first is None or not first.by_average:
+            self.columns.hide("average")
+        if first is None or first.after_deals is None:
+            self.columns.hide("after_total")
+        else:
+            self.columns["after_total"].column.verbose_name = ngettext(
+                "After %(count)d deal", "After %(count)d deals", first.after_deals
+            ) % {"count": first.after_deals}
 
     def render_place(self, record: RankingRow) -> str:
         return f"={record.place}" if record.shared else str(record.place)
 
     def value_place(self, record: RankingRow) -> int:
         return record.place
+
+    def value_player(self, record: RankingRow) -> str:
+        return record.player
 
     def render_average(self, value: Fraction) -> str:
         return number_format(float(value), decimal_pos=1)
@@ -60,14 +89,25 @@ class RankingTable(BaseTable):
         return record.total
 
 
+def ranking_caption(row: RankingRow) -> str:
+    """Which ordering the ranking is in, as its caption says it (`row`: any of its rows)."""
+    if row.by_average:
+        return gettext("Ranked by points per deal while the tables are at different deals.")
+    if row.after_deals is not None:
+        return ngettext(
+            "Ranked by points after %(count)d deal, the fewest any table has played.",
+            "Ranked by points after %(count)d deals, the fewest any table has played.",
+            row.after_deals,
+        ) % {"count": row.after_deals}
+    return gettext("Ranked by total points.")
+
+
 def ranking_table(
     rows: list[RankingRow], *, request: HttpRequest | None = None, page_path: str = ""
 ) -> RankingTable:
     """The ranking for the page at `page_path`, sorted and paged from the request (also on
     a poll of the page's live part); without a request, every row (the downloads)."""
     table = RankingTable(rows)
-    if not any(row.by_average for row in rows):
-        table.columns.hide("average")
     if request is not None:
         paginate_polled(request, table, page_path=page_path, per_page=RANKING_PER_PAGE)
     return table
@@ -203,3 +243,39 @@ class HistoryTable(BaseTable):
 def history_tables(items: list[Any]) -> list[tuple[Any, HistoryTable]]:
     """(deal's history, its table) for every deal of a table's history page."""
     return [(item, HistoryTable(item.lines)) for item in items]
+
+
+class PlayerRecordTable(BaseTable):
+    """A player's events, newest first: where they sat, their place and total there. The
+    event's date and game sit under its name, so the table fits a phone's width."""
+
+    event = tables.TemplateColumn(
+        template_name="tables/cells/record_event.html", verbose_name=_("Event")
+    )
+    table = tables.Column(verbose_name=_("Table"), attrs=NUMBER)
+    place = tables.Column(verbose_name=_("Place"), attrs=NUMBER)
+    total = tables.TemplateColumn(
+        template_name="tables/cells/record_total.html", verbose_name=_("Total"), attrs=NUMBER
+    )
+    # Blank for a game that records none; hidden when none of the player's games does.
+    ravaytys = tables.Column(verbose_name=_("Räväytys"), attrs=NUMBER, default="")
+
+    class Meta(BaseTable.Meta):
+        orderable = False
+        empty_text = _("No events played yet.")
+
+    def render_place(self, record: RecordRow) -> str:
+        # "2/4": second of the table's four.
+        return f"{record.place}/{record.seats}"
+
+
+# A season of club nights a page.
+RECORD_PER_PAGE = 25
+
+
+def player_record_table(
+    rows: list[RecordRow], *, records_ravaytys: bool, request: HttpRequest
+) -> PlayerRecordTable:
+    """The player's record for their page, paged from the request."""
+    table = PlayerRecordTable(rows, exclude=() if records_ravaytys else ("ravaytys",))
+    return paginate_table(request, table, per_page=RECORD_PER_PAGE)

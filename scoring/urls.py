@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path, register_converter
 
-from scoring import director_views, export_views, views
+from scoring import director_views, event_settings_views, export_views, player_views, views
 
 event = "clubs/<slug:slug>/events/<int:event_id>/"
 
@@ -51,6 +51,17 @@ urlpatterns = [
     ),
     path(event + "finish/", director_views.event_finish_view, name="event_finish"),
     path(event + "tables/", director_views.event_tables, name="event_tables"),
+    path(
+        event + "ranking-mode/",
+        event_settings_views.event_ranking_mode,
+        name="event_ranking_mode",
+    ),
+    # A player's public record, under their club's address.
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/",
+        player_views.player_record_page,
+        name="player_record",
+    ),
     # The table's private link: no account, the key is the permission.
     path("t/<key:key>/", views.table_entry, name="table_entry"),
     path("t/<key:key>/seat/", views.table_seat, name="table_seat"),

@@ -20,7 +20,8 @@ FIELDS = [
     "next", "language", "per_page", "page", "sort", "seat", "number", "request_id",
     "expected_version", "pin", "note", "player", "name", "status", "first", "second", "role",
     "out", "laydown", "winner", "by", "upper", "ending", "p0_cards", "p1_points", "p2_buys",
-    "date", "variant_id", "preferred_table_size", "username", "password",
+    "date", "variant_id", "preferred_table_size", "username", "password", "ranking_mode",
+    "mode", "q", "past_guests", "table",
 ]  # fmt: skip
 junk = st.one_of(
     st.text(max_size=30),
@@ -69,6 +70,7 @@ def site(django_db_setup, django_db_blocker):
         "key": table.entry_key,
         "task_id": "no-such-task",
         "export_format": "csv",
+        "player_id": registration.player_id,
     }
     yield values, {"director": director, "member": member, "owner": owner.user}
     with django_db_blocker.unblock():
@@ -97,7 +99,7 @@ def test_every_named_address_is_fuzzed():
     # A new view whose address names something the fixture does not make would be skipped
     # silently; this fails instead, so the fixture grows with the site.
     values = dict.fromkeys(["slug", "event_id", "table_id", "registration_id", "membership_id",
-                            "number", "key", "task_id", "export_format"], 1)  # fmt: skip
+                            "number", "key", "task_id", "export_format", "player_id"], 1)  # fmt: skip
     missing = [name for name in ENDPOINTS if _address(name, values) is None]
     assert not missing, f"the fuzz fixture cannot fill: {missing}"
 

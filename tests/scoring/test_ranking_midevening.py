@@ -51,7 +51,7 @@ def test_a_table_fewer_deals_in_does_not_rank_above_on_its_lower_total(client):
     assert averages == sorted(averages)
 
     html = client.get(event.get_absolute_url()).content.decode()
-    assert "ranked by points per deal played" in html
+    assert ">Ranked by points per deal while the tables are at different deals.</caption>" in html
     rows = ranking_rows(html)
     header = html.split("<h2>Ranking</h2>", 1)[1].split("</thead>", 1)[0]
     assert "Per deal" in header and "Total" in header
@@ -75,7 +75,8 @@ def test_tables_at_the_same_deal_rank_by_total_and_equal_players_share_a_place(c
     places = [row[0] for row in ranking_rows(html)]
     assert places == ["=1", "=1", "=3", "=3", "=5", "=5", "=7", "=7"]
     assert "Per deal" not in html.split("<h2>Ranking</h2>", 1)[1].split("</thead>", 1)[0]
-    assert "ranked by points per deal played" not in html
+    assert "by points per deal" not in html
+    assert ">Ranked by total points.</caption>" in html
 
 
 def test_a_place_nobody_shares_has_no_mark(client):

@@ -218,7 +218,7 @@ def test_the_manage_page_lists_registrations_in_a_sortable_table(client, club):
     for name in ("Bea", "Aino", "Cecil"):
         player = Player.objects.create(club=club, name=name, user=UserFactory())
         registration_add(event=event, player=player)
-    guest = Player.objects.create(club=club, name="Guest Gus")
+    guest = Player.objects.create(club=club, name="Guest Gus", guest=True)
     registration_add(event=event, player=guest, checked_in=True)
     client.force_login(director)
     url = reverse("event_manage", args=[club.slug, event.pk])

@@ -1,0 +1,39 @@
+"""The director's choices about an event's results, posted from its manage page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from core.i18n import violation_text
+from rules import RuleViolation
+from tournaments.event_settings import event_ranking_mode_set
+from tournaments.event_settings_forms import RankingModeForm
+from tournaments.models import Event, Role
+from tournaments.permissions import get_club_for
+
+
+@login_required
+@require_POST
+def event_ranking_mode(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
+    event = get_object_or_404(Event, pk=event_id, club=club)
+    form = RankingModeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Pick one of the ways to rank the event."))
+    else:
+        try:
+            event = event_ranking_mode_set(event=event, mode=form.cleaned_data["ranking_mode"])
+        except RuleViolation as error:
+            messages.error(request, violation_text(error))
+        else:
+            messages.success(
+                request,
+                _("While the tables are at different deals, the ranking now goes %(mode)s.")
+                % {"mode": event.get_ranking_mode_display()},
+            )
+    return redirect("event_manage", slug=slug, event_id=event_id)
