@@ -26,6 +26,7 @@ from tournaments.models import (
     Seat,
     Stage,
     Table,
+    TieBreak,
 )
 from tournaments.services import (
     membership_add,
@@ -220,8 +221,8 @@ class SeasonAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "user"]
-    list_filter = ["club"]
+    list_display = ["name", "club", "user", "guest"]
+    list_filter = ["club", "guest"]
     search_fields = ["name", "user__username"]
     autocomplete_fields = ["user"]
 
@@ -235,12 +236,12 @@ class RegistrationInline(admin.TabularInline):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "date", "variant_id", "status"]
-    list_filter = ["status", "variant_id", "club"]
+    list_display = ["name", "club", "date", "variant_id", "format", "status"]
+    list_filter = ["status", "variant_id", "format", "club"]
     search_fields = ["name", "venue"]
     date_hierarchy = "date"
     # The stored rules are the event's record of what was played: view them, don't edit.
-    readonly_fields = ["variant_id", "variant_options", "created_at"]
+    readonly_fields = ["variant_id", "variant_options", "format", "format_options", "created_at"]
     inlines = [RegistrationInline]
 
 
@@ -261,10 +262,19 @@ class TableInline(admin.TabularInline):
 
 @admin.register(Stage)
 class StageAdmin(admin.ModelAdmin):
-    list_display = ["event", "number", "status", "seed"]
+    list_display = ["event", "number", "status", "seed", "closed_at"]
     list_filter = ["status"]
     search_fields = ["event__name"]
+    # What closing the stage decided is the record of who went on: view it, don't edit.
+    readonly_fields = ["format", "outcome", "closed_at"]
     inlines = [TableInline]
+
+
+@admin.register(TieBreak)
+class TieBreakAdmin(admin.ModelAdmin):
+    list_display = ["stage", "table", "method", "recorded_by", "recorded_at"]
+    search_fields = ["stage__event__name", "note"]
+    readonly_fields = ["recorded_at"]
 
 
 class SeatInline(admin.TabularInline):

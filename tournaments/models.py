@@ -208,6 +208,16 @@ class RankingMode(models.TextChoices):
     SAME_DEALS = "same_deals", _("by points after the same number of deals")
 
 
+class EventFormat(models.TextChoices):
+    """How an event's stages follow each other (its options are in Event.format_options)."""
+
+    NIGHT = "night", _("club night: one round")
+    CHAMPIONSHIP = "championship", _("table-winner championship")
+    SERIES = "series", _("reseated series of rounds")
+    ROUND_ROBIN = "round_robin", _("head to head: round robin")
+    SWISS = "swiss", _("head to head: Swiss")
+
+
 class EventStatus(models.TextChoices):
     REGISTRATION = "registration", _("registration open")
     RUNNING = "running", _("in play")
@@ -241,6 +251,12 @@ class Event(models.Model):
             "Each player gets a short PIN on the seating list; confirming a deal asks for it."
         ),
     )
+    format = models.CharField(
+        _("format"), max_length=16, choices=EventFormat.choices, default=EventFormat.NIGHT
+    )
+    # The format's options as chosen at creation (top_k, lucky_losers, rounds, reseat, …);
+    # each stage copies what it needs into its own `format` when it is drawn.
+    format_options = models.JSONField(_("format options"), default=dict, blank=True)
     ranking_mode = models.CharField(
         _("ranking mid-evening"),
         max_length=16,
@@ -331,6 +347,10 @@ class Stage(models.Model):
     # players advance when championships come. A later change of the event's settings
     # never reseats a stage.
     format = models.JSONField(_("format"), default=dict, blank=True)
+    # What closing the stage decided (who went on and why), as the director committed it: a
+    # later correction of a score is compared with this, never silently re-applied.
+    outcome = models.JSONField(_("outcome"), default=dict, blank=True)
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
@@ -342,6 +362,43 @@ class Stage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} · {self.number}"
+
+
+class TieBreak(models.Model):
+    """How the director settled a tie at a table (or, with no table, at a stage's lucky
+    losers' cut): the method, the tied players best first, a note. Never guessed."""
+
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="tie_breaks", verbose_name=_("stage")
+    )
+    table = models.ForeignKey(
+        "Table",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="tie_breaks",
+        verbose_name=_("table"),
+    )
+    method = models.CharField(_("how it was settled"), max_length=16)
+    order = models.JSONField(_("tied players, best first"), default=list)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["stage", "table", "recorded_at"]
+        verbose_name = _("tie-break")
+        verbose_name_plural = _("tie-breaks")
+
+    def __str__(self) -> str:
+        return f"{self.stage} · {self.method}"
 
 
 def new_entry_key() -> str:
