@@ -29,10 +29,15 @@ from scoring.services import (
 )
 from scoring.tables import history_tables
 from scoring.views import device_of, table_names
-from tournaments.forms import GuestForm
+from tournaments.forms import GuestForm, LateSeatingForm, PlayerPickerForm
 from tournaments.models import Event, Role, Table
 from tournaments.permissions import get_club_for
-from tournaments.selectors import event_draw_state, event_registrations, registerable_players
+from tournaments.selectors import (
+    event_draw_state,
+    event_registrations,
+    late_arrivals,
+    player_picker,
+)
 from tournaments.tables import registration_table
 
 
@@ -55,14 +60,19 @@ def event_tables(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
 @login_required
 def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = _director_event(request, slug, event_id)
+    picker = PlayerPickerForm(request.GET)
+    late = late_arrivals(event=event)
     context = {
         "event": event,
         "club": event.club,
         "rules": describe_options(event.variant, gettext),
         "registrations": event_registrations(event=event),
         "registration_table": registration_table(request=request, event=event),
-        "players": registerable_players(event=event),
+        "picker_form": picker,
+        "picker": player_picker(event=event, **picker.filters()),
         "guest_form": GuestForm(),
+        "late": late,
+        "late_form": LateSeatingForm(late=late) if late and late.seatable else None,
         "sheets": event_sheets(event=event),
         "finish_refusal": event_finish_refusal(event=event),
         "flagged": flagged_confirmations(event=event),

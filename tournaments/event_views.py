@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
@@ -14,6 +15,7 @@ from rules import RuleViolation
 from tournaments.forms import (
     EventForm,
     GameChoiceForm,
+    LateSeatingForm,
     RegistrationForm,
     RegistrationStatusForm,
     SwapForm,
@@ -26,8 +28,10 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import get_club_for
+from tournaments.selectors import late_arrivals
 from tournaments.services import (
     event_create,
+    late_arrivals_seat,
     registration_add,
     registration_guest_add,
     registration_status_set,
@@ -131,6 +135,33 @@ def seats_swap(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     except RuleViolation as error:
         messages.error(request, violation_text(error))
     return _back(slug, event_id, "#draw")
+
+
+@login_required
+@require_POST
+def late_seat(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """Seat the players checked in after the draw where the director picked (the manage
+    page proposes it)."""
+    event = _director_event(request, slug, event_id)
+    late = late_arrivals(event=event)
+    if late is None or not late.seatable:
+        messages.error(request, _("Nobody waits for a seat at these tables now."))
+        return _back(slug, event_id, "#draw")
+    form = LateSeatingForm(request.POST, late=late)
+    if not form.is_valid():
+        messages.error(request, _("Pick a table from the list for each late arrival."))
+        return _back(slug, event_id, "#late")
+    try:
+        seats = late_arrivals_seat(stage=late.stage, **form.placement())
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+        return _back(slug, event_id, "#late")
+    if not seats:
+        messages.info(request, _("Nobody was seated: every late arrival was left as not yet."))
+        return _back(slug, event_id, "#late")
+    text = ngettext("%(count)d late arrival seated.", "%(count)d late arrivals seated.", len(seats))
+    messages.success(request, text % {"count": len(seats)})
+    return _back(slug, event_id, "#tables")
 
 
 @login_required

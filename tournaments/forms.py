@@ -5,12 +5,14 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.utils.translation import gettext
+from django.core.validators import RegexValidator
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import VARIANT_IDS, game_spec, get_variant
 from rules.games import GameSpec, Option
 from tournaments.models import Club, Event, Player, RegistrationStatus, Season, Seat
+from tournaments.selectors import LateArrivals, registerable_players
 
 
 class LanguageForm(forms.Form):
@@ -199,15 +201,50 @@ class GuestForm(forms.Form):
     name = forms.CharField(label=_("Guest's name"), max_length=120)
 
 
+class PlayerPickerForm(forms.Form):
+    """The "Add a player" list's search (in the address: a plain GET form, so it works
+    without script; static/js/picker.js filters the list as one types)."""
+
+    q = forms.CharField(
+        label=_("Find a player"),
+        max_length=120,
+        required=False,
+        # picker.js filters the list named here as one types.
+        widget=forms.TextInput(
+            attrs={"type": "search", "autocomplete": "off", "data-picker-filter": "add-player"}
+        ),
+    )
+    guests = forms.BooleanField(
+        label=_("Show guests of past events"),
+        required=False,
+        widget=forms.CheckboxInput(attrs={"data-picker-toggle": ""}),
+    )
+
+    def filters(self) -> dict[str, Any]:
+        """`registerable_players`' arguments; anything unreadable shows the usual list."""
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
+        return {"search": (data.get("q") or "").strip(), "past_guests": bool(data.get("guests"))}
+
+
 class RegistrationForm(forms.Form):
-    """Check in one of the club's players, or a guest by name."""
+    """Check in one of the club's players, or a guest by name.
+
+    The players it accepts are the ones the picker offers (`registerable_players`): past
+    guests only when the page showed them (its hidden `guests` field says so), and nobody
+    already registered.
+    """
 
     player = forms.ModelChoiceField(queryset=Player.objects.none(), required=False)
     name = forms.CharField(max_length=120, required=False)
+    guests = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = Player.objects.filter(club=event.club)  # type: ignore[attr-defined]
+        past_guests = PlayerPickerForm(self.data or None).filters()["past_guests"]
+        self.fields["player"].queryset = registerable_players(  # type: ignore[attr-defined]
+            event=event, past_guests=past_guests
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -237,3 +274,60 @@ class SwapForm(forms.Form):
         if not data.get("first") or not data.get("second") or data["first"] == data["second"]:
             raise forms.ValidationError(_("Pick two different seats to swap."))
         return data
+
+
+NOT_YET = ""
+# A table ("t" and its id) or a new table ("n" and its index); the digits bounded, so no
+# number reaches the database that it cannot hold.
+CHOICE = RegexValidator(r"^(t\d{1,9}|n\d{1,3})$")
+
+
+class LateSeatingForm(forms.Form):
+    """Where each late arrival sits: a table that has not started, a new table, or not yet.
+
+    One choice per waiting player (`p<player id>`), proposed by `late_arrivals`; a player
+    who checked in after the page was shown is simply not in the post, and waits.
+    """
+
+    def __init__(self, *args: Any, late: LateArrivals, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.late = late
+        choices = [(NOT_YET, gettext("Not yet"))]
+        for table in late.tables:
+            seated = len(table.seats.all())
+            label = ngettext(
+                "Table %(number)d (%(count)d player)",
+                "Table %(number)d (%(count)d players)",
+                seated,
+            ) % {"number": table.number, "count": seated}
+            choices.append((f"t{table.pk}", label))
+        for index, number in enumerate(late.new_numbers):
+            choices.append((f"n{index}", gettext("New table %(number)d") % {"number": number}))
+        proposed = {player: f"t{key}" for player, key in late.proposal.joins.items()}
+        for index, group in enumerate(late.proposal.new_tables):
+            proposed.update({player: f"n{index}" for player in group})
+        for registration in late.waiting:
+            name = f"p{registration.player_id}"
+            # Offered: the open tables; accepted: any table's shape. Whether that table still
+            # takes a player (not started meanwhile, a chair free, this stage's) is the
+            # service's to judge under the table's lock, and it says which table and why.
+            self.fields[name] = forms.CharField(
+                label=registration.player.name,
+                required=False,
+                widget=forms.Select(choices=choices),
+                validators=[CHOICE],
+                initial=proposed.get(registration.player_id, NOT_YET),
+            )
+
+    def placement(self) -> dict[str, Any]:
+        """The cleaned choices as `late_arrivals_seat`'s arguments."""
+        joins: dict[int, int] = {}
+        new_tables: dict[str, list[int]] = {}
+        for registration in self.late.waiting:
+            choice = self.cleaned_data.get(f"p{registration.player_id}") or NOT_YET
+            if choice.startswith("t"):
+                joins[registration.player_id] = int(choice[1:])
+            elif choice.startswith("n"):
+                new_tables.setdefault(choice, []).append(registration.player_id)
+        ordered = sorted(new_tables.items(), key=lambda item: int(item[0][1:]))
+        return {"joins": joins, "new_tables": [group for _key, group in ordered]}

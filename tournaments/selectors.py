@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Prefetch, Q, QuerySet
 
+from rules import game_spec
+from tournaments.draw import TableBounds
+from tournaments.late import LatePlacement, OpenTable, late_placement
 from tournaments.models import (
     Club,
     Event,
@@ -20,6 +24,7 @@ from tournaments.models import (
     RegistrationStatus,
     Role,
     Season,
+    Seat,
     Stage,
     StageStatus,
     Table,
@@ -61,13 +66,49 @@ def event_registrations(*, event: Event) -> QuerySet[Registration]:
     return event.registrations.select_related("player").order_by("status", "player__name")
 
 
-def registerable_players(*, event: Event) -> QuerySet[Player]:
-    """The club's players not yet registered (or withdrawn), for the director's picker."""
-    taken = Registration.objects.filter(event=event).exclude(status=RegistrationStatus.WITHDRAWN)
-    return (
-        Player.objects.filter(club=event.club)
-        .exclude(pk__in=taken.values("player_id"))
-        .order_by("name")
+def registerable_players(
+    *, event: Event, past_guests: bool = False, search: str = ""
+) -> QuerySet[Player]:
+    """The players the director may check in: the club's, not registered for this event (a
+    withdrawn one may come back), the club's own players first, then guests.
+
+    A guest is typed in at one event's check-in; the guests of other events would bury the
+    club's own players in a long list, so they are offered only when asked (`past_guests`).
+    `search` narrows the list by name.
+    """
+    registered = Registration.objects.filter(event=event)
+    taken = registered.exclude(status=RegistrationStatus.WITHDRAWN)
+    players = Player.objects.filter(club=event.club).exclude(pk__in=taken.values("player_id"))
+    if not past_guests:
+        players = players.filter(Q(guest=False) | Q(pk__in=registered.values("player_id")))
+    if search:
+        players = players.filter(name__icontains=search)
+    return players.order_by("guest", "name", "pk")
+
+
+def past_guest_count(*, event: Event) -> int:
+    """How many guests of other events the picker leaves out until asked."""
+    registered = Registration.objects.filter(event=event).values("player_id")
+    return Player.objects.filter(club=event.club, guest=True).exclude(pk__in=registered).count()
+
+
+@dataclass
+class PlayerPicker:
+    """What the manage page's "Add a player" list offers, in two groups."""
+
+    own: list[Player]
+    guests: list[Player]
+    # Guests of other events left out (offered with `past_guests`).
+    hidden_guests: int
+
+
+def player_picker(*, event: Event, past_guests: bool = False, search: str = "") -> PlayerPicker:
+    """The picker's players in two queries, however many the club has."""
+    players = list(registerable_players(event=event, past_guests=past_guests, search=search))
+    return PlayerPicker(
+        own=[player for player in players if not player.guest],
+        guests=[player for player in players if player.guest],
+        hidden_guests=0 if past_guests else past_guest_count(event=event),
     )
 
 
@@ -103,6 +144,22 @@ def stage_is_frozen(*, stage: Stage) -> bool:
     """Whether the stage's draw stands: a score has been entered at one of its tables. The
     one rule for the services that redraw or swap and for the page that offers them."""
     return stage.tables.filter(has_scores=True).exists()
+
+
+def event_table_bounds(*, event: Event) -> TableBounds:
+    """The game's table sizes (its spec: Gin head to head, the others 3 to 6; a table of 2
+    is only ever a championship's last stage, never a first draw), around the event's
+    preferred size."""
+    sizes = game_spec(event.variant).table_sizes(event.variant, event.preferred_table_size)
+    return TableBounds(min_size=sizes.min_size, max_size=sizes.max_size, preferred=sizes.preferred)
+
+
+def stage_bounds(*, stage: Stage) -> TableBounds:
+    """The table sizes the stage was drawn with."""
+    sizes = stage.format.get("table_sizes") if stage.format else None
+    if not isinstance(sizes, dict):
+        return event_table_bounds(event=stage.event)  # drawn before stages kept their format
+    return TableBounds(min_size=sizes["min"], max_size=sizes["max"], preferred=sizes["preferred"])
 
 
 def event_draw_state(*, event: Event) -> dict[str, Any]:
@@ -148,4 +205,113 @@ def club_events_past(
     """The club's events before today, and any finished already (a night over early)."""
     return _club_events_filtered(club=club, game=game, season=season).filter(
         Q(date__lt=today) | Q(status=EventStatus.FINISHED)
+    )
+
+
+# -- late arrivals ------------------------------------------------------------------------------
+
+
+def stage_takes_late_arrivals(*, stage: Stage) -> bool:
+    """Whether players checked in after the draw may be seated at `stage`: it is the event's
+    latest stage, seated (a draw still in preview is simply drawn again), and the event is
+    not finished. The one rule for the service that seats them and the page that offers it."""
+    return (
+        stage.status == StageStatus.CONFIRMED
+        and stage.event.status != EventStatus.FINISHED
+        and not Stage.objects.filter(event_id=stage.event_id, number__gt=stage.number).exists()
+    )
+
+
+def stage_unseated(*, stage: Stage) -> QuerySet[Registration]:
+    """The event's checked-in players without a seat at `stage`, in the order they came."""
+    return (
+        Registration.objects.filter(event_id=stage.event_id, status=RegistrationStatus.CHECKED_IN)
+        .exclude(player__seats__table__stage=stage)
+        .select_related("player")
+        .order_by("checked_in_at", "pk")
+    )
+
+
+@dataclass
+class LateTable:
+    """A table of the late arrivals' preview: who sits there now and who would join."""
+
+    number: int
+    seated: list[str]
+    joining: list[str]
+    new: bool = False
+
+
+@dataclass
+class LateArrivals:
+    """The manage page's late arrivals: who waits, where they may sit, where they would."""
+
+    stage: Stage
+    bounds: TableBounds
+    waiting: list[Registration]
+    # Whether the stage takes late arrivals (`stage_takes_late_arrivals`); if not (a draw
+    # in preview), the page only says who waits, and drawing again seats them.
+    seatable: bool
+    # The tables a late arrival may join (no deal played, a chair free), seats prefetched.
+    tables: list[Table] = field(default_factory=list)
+    # The numbers new tables would get: as many as the late arrivals could fill.
+    new_numbers: list[int] = field(default_factory=list)
+    # The proposed placement, by player id and table id.
+    proposal: LatePlacement[int] = field(default_factory=LatePlacement)
+
+    def _names(self, players: list[int]) -> list[str]:
+        names = {registration.player_id: registration.player.name for registration in self.waiting}
+        return [names[player] for player in players]
+
+    @property
+    def preview(self) -> list[LateTable]:
+        """The tables the proposal changes, as they would then be seated."""
+        rows = []
+        for table in self.tables:
+            joining = [player for player, key in self.proposal.joins.items() if key == table.pk]
+            if joining:
+                seated = [seat.player.name for seat in table.seats.all()]
+                rows.append(LateTable(table.number, seated, self._names(joining)))
+        for number, group in zip(self.new_numbers, self.proposal.new_tables, strict=False):
+            rows.append(LateTable(number, [], self._names(group), new=True))
+        return rows
+
+    @property
+    def still_waiting(self) -> list[str]:
+        """Who the proposal leaves waiting (no table can take them yet)."""
+        return self._names(self.proposal.waiting)
+
+
+def late_arrivals(*, event: Event) -> LateArrivals | None:
+    """The players checked in after the draw who have no seat yet, and a proposed placement
+    (`tournaments.late`), or None when nobody waits. Five queries, however big the event."""
+    stage = stage_current(event=event)
+    if stage is None:
+        return None
+    waiting = list(stage_unseated(stage=stage))
+    if not waiting:
+        return None
+    bounds = stage_bounds(stage=stage)
+    if not stage_takes_late_arrivals(stage=stage):
+        if stage.status != StageStatus.PREVIEW or event.status == EventStatus.FINISHED:
+            return None  # the evening's play is over: nobody is waiting for a seat now
+        return LateArrivals(stage=stage, bounds=bounds, waiting=waiting, seatable=False)
+    seats = Seat.objects.select_related("player").order_by("position")
+    tables = [
+        table
+        for table in Table.objects.filter(stage=stage, has_scores=False)
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("number")
+        if len(table.seats.all()) < bounds.max_size
+    ]
+    last = Table.objects.filter(stage=stage).aggregate(last=Max("number"))["last"] or 0
+    open_tables = [OpenTable(table.pk, table.number, len(table.seats.all())) for table in tables]
+    return LateArrivals(
+        stage=stage,
+        bounds=bounds,
+        waiting=waiting,
+        seatable=True,
+        tables=tables,
+        new_numbers=list(range(last + 1, last + 1 + len(waiting) // bounds.min_size)),
+        proposal=late_placement([r.player_id for r in waiting], open_tables, bounds),
     )

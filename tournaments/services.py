@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import datetime
 import secrets
-from collections.abc import Collection, Iterator
+from collections import Counter
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 
 from core.db import locked_write
-from rules import RuleViolation, game_spec, get_variant
-from rules.i18n import _
-from tournaments.draw import TableBounds, draw_tables
+from rules import RuleViolation, get_variant
+from rules.i18n import _, ngettext
+from tournaments.draw import draw_tables
 from tournaments.models import (
     Club,
     Event,
@@ -35,7 +36,14 @@ from tournaments.models import (
     Table,
     new_entry_key,
 )
-from tournaments.selectors import club_members, stage_is_frozen
+from tournaments.selectors import (
+    club_members,
+    event_table_bounds,
+    stage_bounds,
+    stage_is_frozen,
+    stage_takes_late_arrivals,
+    stage_unseated,
+)
 
 
 def profile_language_set(*, user: User, language: str) -> Profile:
@@ -125,17 +133,9 @@ def registration_status_set(*, registration: Registration, status: str) -> Regis
     return registration
 
 
-def _table_bounds(event: Event) -> TableBounds:
-    """The game's table sizes (its spec: Gin head to head, the others 3 to 6; a table of 2
-    is only ever a championship's last stage, never a first draw), around the event's
-    preferred size."""
-    sizes = game_spec(event.variant).table_sizes(event.variant, event.preferred_table_size)
-    return TableBounds(min_size=sizes.min_size, max_size=sizes.max_size, preferred=sizes.preferred)
-
-
 def stage_format(*, event: Event) -> dict[str, object]:
     """The format a new stage of `event` is drawn with (stored on the stage)."""
-    bounds = _table_bounds(event)
+    bounds = event_table_bounds(event=event)
     return {
         "table_sizes": {
             "min": bounds.min_size,
@@ -145,26 +145,25 @@ def stage_format(*, event: Event) -> dict[str, object]:
     }
 
 
-def stage_bounds(*, stage: Stage) -> TableBounds:
-    """The table sizes the stage was drawn with."""
-    sizes = stage.format.get("table_sizes") if stage.format else None
-    if not isinstance(sizes, dict):
-        return _table_bounds(stage.event)  # a stage drawn before stages kept their format
-    return TableBounds(min_size=sizes["min"], max_size=sizes["max"], preferred=sizes["preferred"])
-
-
-def _seat_stage(stage: Stage, player_ids: list[int]) -> None:
-    tables = draw_tables(player_ids, stage_bounds(stage=stage), seed=stage.seed)
+def _tables_create(
+    stage: Stage, groups: Sequence[Sequence[int]], *, first_number: int = 1
+) -> list[Seat]:
+    """New tables of `stage` numbered from `first_number`, each with its own entry key and
+    its players seated in order (the first deals first; every seat gets its own PIN)."""
     created = Table.objects.bulk_create(
-        [Table(stage=stage, number=number) for number in range(1, len(tables) + 1)]
+        [Table(stage=stage, number=first_number + index) for index in range(len(groups))]
     )
-    Seat.objects.bulk_create(
+    return Seat.objects.bulk_create(
         [
             Seat(table=table, player_id=player_id, position=position, is_first_dealer=position == 0)
-            for table, players in zip(created, tables, strict=True)
+            for table, players in zip(created, groups, strict=True)
             for position, player_id in enumerate(players)
         ]
     )
+
+
+def _seat_stage(stage: Stage, player_ids: list[int]) -> None:
+    _tables_create(stage, draw_tables(player_ids, stage_bounds(stage=stage), seed=stage.seed))
 
 
 @locked_write
@@ -222,6 +221,13 @@ def _lock_tables(tables: QuerySet[Table]) -> list[Table]:
     return list(tables.select_for_update(of=("self",)).order_by("pk"))
 
 
+def _lock_stage(stage_id: int) -> Stage:
+    """Lock a stage's event, then the stage (the house order); the stage as stored now."""
+    event_id = Stage.objects.filter(pk=stage_id).values_list("event_id", flat=True).get()
+    Event.objects.select_for_update().filter(pk=event_id).first()
+    return Stage.objects.select_for_update(of=("self",)).select_related("event").get(pk=stage_id)
+
+
 @locked_write
 def seat_swap(*, first: Seat, second: Seat) -> None:
     """Swap two players between seats (at one table or two). Refused once scores exist.
@@ -229,9 +235,7 @@ def seat_swap(*, first: Seat, second: Seat) -> None:
     Takes the locks in the house order (event → stage → tables) and checks for scores while
     holding them, so no first save can slip in between the check and the swap.
     """
-    stage = Stage.objects.select_related("event").get(pk=first.table.stage_id)
-    Event.objects.select_for_update().filter(pk=stage.event_id).first()
-    Stage.objects.select_for_update().filter(pk=stage.pk).first()
+    stage = _lock_stage(first.table.stage_id)
     _lock_tables(Table.objects.filter(pk__in={first.table_id, second.table_id}))
     _refuse_if_scored(stage)
     a = Seat.objects.select_for_update().get(pk=first.pk)
@@ -245,6 +249,105 @@ def seat_swap(*, first: Seat, second: Seat) -> None:
     else:
         Seat.objects.filter(pk=a.pk).update(player_id=b.player_id)
         Seat.objects.filter(pk=b.pk).update(player_id=a.player_id)
+
+
+@locked_write
+def late_arrivals_seat(
+    *,
+    stage: Stage,
+    joins: Mapping[int, int],
+    new_tables: Sequence[Sequence[int]] = (),
+) -> list[Seat]:
+    """Seat players checked in after the draw: each of `joins` (player id → table id) at a
+    table of `stage` that has not played its first deal, each group of `new_tables` at a
+    new table of its own. Returns the new seats.
+
+    A joining player takes the seat after the table's last (its first dealer stays), so a
+    table that grows before its first deal simply plays with one more. Locks in the house
+    order (event → stage → the tables joined, by id) and looks at each table's scores and
+    chairs only while holding it: a first deal saved meanwhile, or another director seating
+    the same player, is refused with a message, never raced.
+    """
+    stage = _lock_stage(stage.pk)
+    if not stage_takes_late_arrivals(stage=stage):
+        raise RuleViolation(
+            _("These tables no longer take late arrivals: look at the draw again."),
+            code="late_not_seated",
+        )
+    players = [*joins, *(player for group in new_tables for player in group)]
+    if len(set(players)) != len(players):
+        raise ValueError("a late arrival is seated once")  # the form gives one choice each
+    _refuse_unless_waiting(stage, players)
+    bounds = stage_bounds(stage=stage)
+    wanted = set(joins.values())
+    tables = _lock_tables(Table.objects.filter(stage=stage, pk__in=wanted))
+    if len(tables) != len(wanted):
+        raise RuleViolation(
+            _("That table is no longer in the draw: look at the tables again."),
+            code="late_table_gone",
+        )
+    seated = Table.objects.filter(pk__in=wanted).annotate(
+        size=Count("seats"), last=Max("seats__position")
+    )
+    sizes = {row["pk"]: (row["size"], row["last"]) for row in seated.values("pk", "size", "last")}
+    joining = Counter(joins.values())
+    for table in sorted(tables, key=lambda table: table.number):
+        if table.has_scores:
+            raise RuleViolation(
+                _(
+                    "Table %(number)d has played its first deal: a late arrival can no longer "
+                    "join it. Pick another table."
+                ),
+                code="late_table_started",
+                number=table.number,
+            )
+        if sizes[table.pk][0] + joining[table.pk] > bounds.max_size:
+            raise RuleViolation(
+                ngettext(
+                    "Table %(number)d cannot take them: it seats at most %(max)d player.",
+                    "Table %(number)d cannot take them: it seats at most %(max)d players.",
+                    bounds.max_size,
+                ),
+                code="late_table_full",
+                number=table.number,
+                max=bounds.max_size,
+            )
+    last_table = Table.objects.filter(stage=stage).aggregate(last=Max("number"))["last"] or 0
+    for number, group in enumerate(new_tables, start=last_table + 1):
+        if not bounds.min_size <= len(group) <= bounds.max_size:
+            raise RuleViolation(
+                ngettext(
+                    "%(count)d player was picked for new table %(number)d; a table seats "
+                    "%(min)d to %(max)d.",
+                    "%(count)d players were picked for new table %(number)d; a table seats "
+                    "%(min)d to %(max)d.",
+                    len(group),
+                ),
+                code="late_new_table_size",
+                count=len(group),
+                number=number,
+                min=bounds.min_size,
+                max=bounds.max_size,
+            )
+    next_position = {pk: (-1 if last is None else last) + 1 for pk, (_size, last) in sizes.items()}
+    seats = []
+    for player, table_id in joins.items():
+        seats.append(Seat(table_id=table_id, player_id=player, position=next_position[table_id]))
+        next_position[table_id] += 1
+    created = Seat.objects.bulk_create(seats)
+    return created + _tables_create(stage, new_tables, first_number=last_table + 1)
+
+
+def _refuse_unless_waiting(stage: Stage, players: Collection[int]) -> None:
+    """Refuse a player who no longer waits for a seat (seated or withdrawn meanwhile)."""
+    waiting = set(stage_unseated(stage=stage).values_list("player_id", flat=True))
+    gone = [player for player in players if player not in waiting]
+    if gone:
+        raise RuleViolation(
+            _("%(name)s no longer waits for a seat: look at the tables again."),
+            code="late_not_waiting",
+            name=Player.objects.filter(pk=gone[0]).values_list("name", flat=True).first() or "?",
+        )
 
 
 def table_key_revoke(*, table: Table) -> Table:

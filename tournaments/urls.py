@@ -29,6 +29,7 @@ urlpatterns = [
     path(event + "draw/", event_views.draw, name="draw"),
     path(event + "draw/confirm/", event_views.draw_confirm, name="draw_confirm"),
     path(event + "draw/swap/", event_views.seats_swap, name="seats_swap"),
+    path(event + "draw/late/", event_views.late_seat, name="late_seat"),
     path(event + "tables/<int:table_id>/revoke/", event_views.table_revoke, name="table_revoke"),
     path(
         event + "tables/<int:table_id>/revoke/confirm/",
