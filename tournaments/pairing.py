@@ -382,6 +382,7 @@ def swiss_round(
 
     1. nobody has a second bye while someone has had none (with an odd count);
     2. the fewest rematches: a pair meets again only when every pairing has a rematch;
+       among as many rematches, the pairs that met least often before;
     3. the bye goes to the lowest-ranked player without one (a higher one only when the
        lowest would force a rematch);
     4. players meet others with as close a number of match wins as possible;
@@ -492,13 +493,17 @@ def _swiss_costs(
     win_unit = rank_total + 1
     spread = max(wins) - min(wins)
     bye_unit = rank_total + edges_in_matching * win_unit * spread**2 + 1
-    rematch_unit = bye_unit * count
+    again_unit = bye_unit * count  # each earlier meeting of a pair that meets again
+    most_met = max(met.values(), default=0)
+    rematch_unit = again_unit * (edges_in_matching * most_met + 1)
 
     cost: list[tuple[int, int, int]] = []
     for i in range(count):
         for j in range(i + 1, count):
             weight = win_unit * (wins[i] - wins[j]) ** 2 + (j - i) ** 2
-            cost.append((i, j, weight + rematch_unit * met[(i, j)]))
+            # The number of rematches first; only then how often those pairs met before.
+            again = met[(i, j)]
+            cost.append((i, j, weight + rematch_unit * (again > 0) + again_unit * again))
     if count % 2:
         fewest = min(bye_count[i] for i in range(count))
         # Only players with the fewest byes (no bye, while any remain) may sit out; the

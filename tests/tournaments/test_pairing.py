@@ -303,21 +303,25 @@ def perfect_matchings(players: list[int]) -> Iterator[list[tuple[int, int]]]:
 def fewest_rematches(
     players: list[int], met: Counter[frozenset[int]], byes: Counter[int]
 ) -> tuple[int, set[int]]:
-    """The fewest rematches any pairing has, and the byes that achieve it (by brute force)."""
+    """The fewest rematches any pairing has, and the byes that achieve it with the fewest
+    earlier meetings among those rematches (by brute force)."""
     if len(players) % 2 == 0:
         options = [(None, players)]
     else:
         fewest = min(byes[p] for p in players)
         options = [(p, [q for q in players if q != p]) for p in players if byes[p] == fewest]
-    best: tuple[int, set[int]] = (10**9, set())
+    best: tuple[tuple[int, int], set[int]] = ((10**9, 0), set())
     for bye, rest in options:
         for matching in perfect_matchings(rest):
-            count = sum(met[key(a, b)] > 0 for a, b in matching)
-            if count < best[0]:
-                best = (count, set())
-            if count == best[0] and bye is not None:
+            cost = (
+                sum(met[key(a, b)] > 0 for a, b in matching),
+                sum(met[key(a, b)] for a, b in matching),
+            )
+            if cost < best[0]:
+                best = (cost, set())
+            if cost == best[0] and bye is not None:
                 best[1].add(bye)
-    return best
+    return best[0][0], best[1]
 
 
 def check_against_brute_force(
