@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from django.utils import translation
 
+from core.i18n import violation_text
 from rules import DealScore, get_variant, table_standing
 from rules.errors import RulesError, RuleViolation
 from rules.results import TableStanding
@@ -130,13 +132,17 @@ def test_several_unresolved_tables_are_listed_in_one_message() -> None:
 
 
 def test_the_tie_list_is_translated_with_the_message() -> None:
-    from core.i18n import violation_text
-
     tables = [table(1, [(1, 10), (2, 10)], [(3, 30)]), table(2, [(4, 1), (5, 1)], [(6, 3)])]
     with pytest.raises(RuleViolation) as info:
         advance(tables)
-    # In English (the test settings' language) the Phrase renders as the message does.
-    assert violation_text(info.value) == info.value.message
+    # In English the Phrase renders as the message does; in Finnish the words change and the
+    # tables' numbers stay.
+    with translation.override("en"):
+        assert violation_text(info.value) == info.value.message
+    with translation.override("fi"):
+        finnish = violation_text(info.value)
+    assert finnish != info.value.message
+    assert "1" in finnish and "2" in finnish
 
 
 def test_a_tie_behind_the_cut_needs_no_tie_break_and_stays_shared() -> None:
