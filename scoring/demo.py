@@ -16,6 +16,8 @@ from tournaments.services import (
     event_create,
     membership_add,
     registration_add,
+    registration_guest_add,
+    registration_status_set,
     stage_confirm,
     stage_draw,
 )
@@ -54,6 +56,7 @@ def demo_load() -> Club:
     club_stats_refresh(club_id=club.pk)
     demo_nights(club)
     demo_finished_night(club)
+    demo_late_night(club)
     return club
 
 
@@ -265,3 +268,44 @@ def demo_finished_night(club: Club) -> None:
             request_id=f"demo-finished-confirm-{number}",
         )
     event_finish(event=event)
+
+
+LATE_NIGHT = "Rutupeli Tuesday, late arrivals"
+
+
+def demo_late_night(club: Club) -> None:
+    """Two tables seated, one of them already playing, and two players checked in after the
+    draw: the manage page proposes seating them at the table yet to play. A guest of an
+    earlier event stays out of the player picker until asked for."""
+
+    if Event.objects.filter(club=club, name=LATE_NIGHT).exists():
+        return
+    event = event_create(
+        club=club,
+        name=LATE_NIGHT,
+        date=datetime.date.today(),
+        venue="Kerhohuone",
+        variant_id="rutupeli",
+        preferred_table_size=4,
+    )
+    for name in DEMO_PLAYERS[:8]:
+        player = Player.objects.get_or_create(club=club, name=name)[0]
+        registration_add(event=event, player=player, checked_in=True)
+    stage = stage_draw(event=event, seed=2031)
+    stage_confirm(stage=stage)
+    first = stage.tables.get(number=1)
+    deal_record(
+        table=first,
+        number=1,
+        entry={"out": 0, "players": [_hand(), _hand("AS KD"), _hand("QQ 5"), _hand("7H")]},
+        by=Actor(device="demo-phone-late", seat=0),
+        expected_version=0,
+        request_id=f"demo-late-{event.pk}",
+    )
+    for name in DEMO_PLAYERS[8:10]:
+        player = Player.objects.get_or_create(club=club, name=name)[0]
+        registration_add(event=event, player=player, checked_in=True)  # after the draw: late
+    past = Event.objects.filter(club=club, name=FINISHED_NIGHT).first()
+    if past is not None and not Player.objects.filter(club=club, name="Vieras Ville").exists():
+        guest = registration_guest_add(event=past, name="Vieras Ville", checked_in=False)
+        registration_status_set(registration=guest, status="withdrawn")

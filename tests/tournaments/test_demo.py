@@ -4,7 +4,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from tournaments.models import Club, Membership, MembershipChange, Player, Role
+from scoring.demo import LATE_NIGHT
+from tournaments.models import Club, Event, Membership, MembershipChange, Player, Role
+from tournaments.selectors import late_arrivals, player_picker
 
 
 def signs_in(client, username: str, password: str) -> bool:
@@ -103,3 +105,18 @@ def test_demo_shows_a_night_for_every_game_with_each_state(db):
     assert any(sheet.unconfirmed for sheet in sheets)
     assert any(deal.is_confirmed for sheet in sheets for deal in sheet.deals)
     assert DealVersion.objects.filter(action="correct").exists()
+
+
+def test_demo_has_late_arrivals_to_seat_and_a_past_guest_out_of_the_picker(db):
+    call_command("demo_load")
+    night = Event.objects.get(club__slug="demo", name=LATE_NIGHT)
+    plan = late_arrivals(event=night)
+    assert plan is not None and plan.seatable
+    assert sorted(r.player.name for r in plan.waiting) == ["Anna", "Bence"]
+    # They are offered the table yet to play, not the one already playing.
+    joining = {row.number: row.joining for row in plan.preview}
+    assert sorted(joining.get(2, [])) == ["Anna", "Bence"] and not joining.get(1)
+    picker = player_picker(event=night)
+    assert "Vieras Ville" not in [p.name for p in picker.own + picker.guests]
+    assert picker.hidden_guests >= 1
+    assert "Vieras Ville" in [p.name for p in player_picker(event=night, past_guests=True).guests]
