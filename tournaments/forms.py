@@ -11,7 +11,15 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import VARIANT_IDS, game_spec, get_variant
 from rules.games import GameSpec, Option
-from tournaments.models import Club, Event, Player, RegistrationStatus, Season, Seat
+from tournaments.models import (
+    Club,
+    Event,
+    EventFormat,
+    Player,
+    RegistrationStatus,
+    Season,
+    Seat,
+)
 from tournaments.selectors import LateArrivals, registerable_players
 
 
@@ -90,6 +98,87 @@ class EventForm(forms.Form):
         ),
     )
 
+    format = forms.ChoiceField(
+        label=_("Format"),
+        required=False,
+        initial=EventFormat.NIGHT,
+        help_text=_("How the event's rounds follow each other. Only formats that fit the game."),
+    )
+    top_k = forms.IntegerField(
+        label=_("Players going on from each table"),
+        required=False,
+        initial=1,
+        min_value=1,
+        max_value=3,
+        help_text=_("1: only each table's winner. Must be fewer than the smallest table."),
+    )
+    lucky_losers = forms.BooleanField(
+        label=_("Lucky losers"),
+        required=False,
+        help_text=_("Fill the next stage up to whole tables with the best of those not going on."),
+    )
+    series_rounds = forms.IntegerField(
+        label=_("Rounds"), required=False, initial=4, min_value=2, max_value=12
+    )
+    reseat = forms.ChoiceField(
+        label=_("Each round is seated"),
+        required=False,
+        initial="avoid_repeats",
+        choices=[
+            ("avoid_repeats", _("at random, avoiding repeat tablemates")),
+            ("standings", _("by the standings: similar totals meet")),
+        ],
+    )
+    clubs_apart = forms.BooleanField(
+        label=_("Players of the same club apart"),
+        required=False,
+        help_text=_("In an open event, where possible."),
+    )
+    series_ranking = forms.ChoiceField(
+        label=_("The series ranks by"),
+        required=False,
+        initial="points",
+        choices=[
+            ("points", _("the penalty points")),
+            ("placement", _("placement points scaled to the table size")),
+        ],
+    )
+    swiss_rounds = forms.IntegerField(
+        label=_("Rounds"), required=False, initial=3, min_value=1, max_value=12
+    )
+    bye_wins = forms.TypedChoiceField(
+        label=_("A bye counts as"),
+        required=False,
+        coerce=int,
+        initial=1,
+        choices=[(1, _("a match won")), (0, _("no match won"))],
+    )
+    bye_points = forms.IntegerField(
+        label=_("Settlement points for a bye"),
+        required=False,
+        initial=0,
+        min_value=0,
+        max_value=1000,
+    )
+
+    # Each format's own fields (a form field → the name kept in Event.format_options).
+    FORMAT_FIELDS: dict[str, dict[str, str]] = {
+        EventFormat.NIGHT: {},
+        EventFormat.CHAMPIONSHIP: {"top_k": "top_k", "lucky_losers": "lucky_losers"},
+        EventFormat.SERIES: {
+            "series_rounds": "rounds",
+            "reseat": "reseat",
+            "clubs_apart": "clubs_apart",
+            "series_ranking": "series_ranking",
+        },
+        EventFormat.ROUND_ROBIN: {"bye_wins": "bye_wins", "bye_points": "bye_points"},
+        EventFormat.SWISS: {
+            "swiss_rounds": "rounds",
+            "bye_wins": "bye_wins",
+            "bye_points": "bye_points",
+        },
+    }
+
     # House rules with a field of their own above, for every game; the game's other options
     # get their fields from its spec (`game_options`), so no game is written down here.
     RULE_FIELDS = ("allow_points_entry", "require_laydown")
@@ -103,6 +192,10 @@ class EventForm(forms.Form):
         self.spec = game_spec(self.game)
         self.fields["variant_id"].initial = self.game
         self.fields["rules_for"].initial = self.game
+        self.formats = self._formats()
+        self.fields["format"].choices = [  # type: ignore[attr-defined]
+            (value, label) for value, label in EventFormat.choices if value in self.formats
+        ]
         self.option_names: list[str] = []
         self.fixed: list[tuple[str, str]] = []
         for option in self.spec.options:
@@ -114,6 +207,63 @@ class EventForm(forms.Form):
             else:
                 self.fields[option.name] = field
                 self.option_names.append(option.name)
+
+    def _formats(self) -> list[str]:
+        """The formats that fit the game: head to head for a game of two, the championship
+        and the series for tables of three or more; a club night for every game."""
+        sizes = self.spec.table_sizes(get_variant(self.game))
+        formats: list[str] = [EventFormat.NIGHT]
+        if sizes.max_size == 2:
+            formats += [EventFormat.ROUND_ROBIN, EventFormat.SWISS]
+        if sizes.min_size >= 3:
+            formats += [EventFormat.CHAMPIONSHIP, EventFormat.SERIES]
+        return formats
+
+    @property
+    def format_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """Each offered format with its own fields, for the page (a format without any is
+        left out)."""
+        labels = dict(EventFormat.choices)
+        return [
+            (str(labels[value]), [self[name] for name in self.FORMAT_FIELDS[value]])
+            for value in self.formats
+            if self.FORMAT_FIELDS[value]
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("format") == EventFormat.CHAMPIONSHIP and data.get("top_k"):
+            preferred = data.get("preferred_table_size")
+            sizes = self.spec.table_sizes(get_variant(self.game), preferred)
+            if data["top_k"] >= sizes.min_size:
+                self.add_error(
+                    "top_k",
+                    ngettext(
+                        "Fewer than the smallest table of %(size)d player, or nobody is "
+                        "knocked out there.",
+                        "Fewer than the smallest table of %(size)d players, or nobody is "
+                        "knocked out there.",
+                        sizes.min_size,
+                    )
+                    % {"size": sizes.min_size},
+                )
+        return data
+
+    def _format_options(self, data: dict[str, Any], chosen: str) -> dict[str, object]:
+        """The chosen format's options (a field left empty takes its initial value); the
+        other formats' fields are dropped from `data`."""
+        options: dict[str, object] = {}
+        own = self.FORMAT_FIELDS[chosen]
+        # A field may serve two formats (the byes): each is read once.
+        names = dict.fromkeys(name for fields in self.FORMAT_FIELDS.values() for name in fields)
+        for name in names:
+            value = data.pop(name, None)
+            if name in own:
+                if value is None or value == "":
+                    value = self.fields[name].initial
+                boxes = ("lucky_losers", "clubs_apart")
+                options[own[name]] = bool(value) if name in boxes else value
+        return options
 
     def _option_field(self, option: Option) -> forms.Field | None:
         text = gettext(option.text)
@@ -168,10 +318,12 @@ class EventForm(forms.Form):
         house rules as the game's options."""
         data = dict(self.cleaned_data)
         data.pop("rules_for", None)
+        chosen = data.pop("format", None) or EventFormat.NIGHT
+        format_options = self._format_options(data, chosen)
         options = {name: data.pop(name) for name in self.RULE_FIELDS}
         for name in self.option_names:
             options[name] = self._option_value(name, data.pop(name))
-        return {**data, "options": options}
+        return {**data, "options": options, "format": chosen, "format_options": format_options}
 
 
 class ClubEventFilterForm(forms.Form):

@@ -15,6 +15,7 @@ from tournaments.late import LatePlacement, OpenTable, late_placement
 from tournaments.models import (
     Club,
     Event,
+    EventFormat,
     EventStatus,
     Membership,
     MembershipChange,
@@ -223,10 +224,13 @@ def stage_takes_late_arrivals(*, stage: Stage) -> bool:
 
 
 def stage_unseated(*, stage: Stage) -> QuerySet[Registration]:
-    """The event's checked-in players without a seat at `stage`, in the order they came."""
+    """The event's checked-in players without a seat at `stage`, in the order they came.
+    A head-to-head round's bye (`stage.format["bye"]`) sits out by the pairing: not waiting."""
+    bye = stage.format.get("bye") if isinstance(stage.format, dict) else None
     return (
         Registration.objects.filter(event_id=stage.event_id, status=RegistrationStatus.CHECKED_IN)
         .exclude(player__seats__table__stage=stage)
+        .exclude(player_id__in=[bye] if isinstance(bye, int) else [])
         .select_related("player")
         .order_by("checked_in_at", "pk")
     )
@@ -288,6 +292,8 @@ def late_arrivals(*, event: Event) -> LateArrivals | None:
     stage = stage_current(event=event)
     if stage is None:
         return None
+    if stage.number > 1 and event.format == EventFormat.CHAMPIONSHIP:
+        return None  # a championship's later stage seats who went on: the others wait for nothing
     waiting = list(stage_unseated(stage=stage))
     if not waiting:
         return None

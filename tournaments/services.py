@@ -17,10 +17,12 @@ from django.utils import timezone
 from core.db import locked_write
 from rules import RuleViolation, get_variant
 from rules.i18n import _, ngettext
+from tournaments.advancement import draw_stage
 from tournaments.draw import draw_tables
 from tournaments.models import (
     Club,
     Event,
+    EventFormat,
     EventStatus,
     Membership,
     MembershipChange,
@@ -77,10 +79,15 @@ def event_create(
     season: Season | None = None,
     preferred_table_size: int = 4,
     confirm_needs_pin: bool = False,
+    format: str = EventFormat.NIGHT,
+    format_options: dict[str, object] | None = None,
 ) -> Event:
-    """Create an event with its rules fixed now (RuleViolation on a bad option)."""
+    """Create an event with its rules fixed now (RuleViolation on a bad option), and its
+    format with the options chosen for it (the form has checked them)."""
     variant = get_variant(variant_id, **(options or {}))
     return Event.objects.create(
+        format=EventFormat(format),
+        format_options=dict(format_options or {}),
         club=club,
         season=season,
         name=name,
@@ -134,15 +141,21 @@ def registration_status_set(*, registration: Registration, status: str) -> Regis
 
 
 def stage_format(*, event: Event) -> dict[str, object]:
-    """The format a new stage of `event` is drawn with (stored on the stage)."""
+    """The format a new stage of `event` is drawn with (stored on the stage): the table
+    sizes, and for a championship how many of each table go on and whether lucky losers do."""
     bounds = event_table_bounds(event=event)
-    return {
+    stored: dict[str, object] = {
         "table_sizes": {
             "min": bounds.min_size,
             "max": bounds.max_size,
             "preferred": bounds.preferred,
         }
     }
+    if event.format == EventFormat.CHAMPIONSHIP:
+        options = event.format_options or {}
+        stored["top_k"] = int(options.get("top_k", 1))
+        stored["lucky_losers"] = bool(options.get("lucky_losers", False))
+    return stored
 
 
 def _tables_create(
@@ -163,13 +176,21 @@ def _tables_create(
 
 
 def _seat_stage(stage: Stage, player_ids: list[int]) -> None:
-    _tables_create(stage, draw_tables(player_ids, stage_bounds(stage=stage), seed=stage.seed))
+    bounds = stage_bounds(stage=stage)
+    if stage.event.format == EventFormat.CHAMPIONSHIP:
+        # Whoever fits one table plays one final table (2 to 6): a championship's own sizes.
+        groups = draw_stage(player_ids, bounds=bounds, seed=stage.seed)
+    else:
+        groups = draw_tables(player_ids, bounds, seed=stage.seed)
+    _tables_create(stage, groups)
 
 
 @locked_write
 def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
     """Draw (or redraw) the event's first stage from the checked-in players, as a preview.
 
+    A championship's later stage (drawn when the stage before it closed) is redrawn the
+    same way from the players seated at it: the draw always acts on the newest stage.
     A redraw is allowed until the first score exists; the new seed is stored with the stage.
     Locks in the house order (event → stage → its tables) and looks for scores only once it
     holds the tables, so a phone's first save either lands before (and the redraw is
@@ -181,10 +202,21 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
             "player_id", flat=True
         )
     )
-    stage = event.stages.select_for_update().filter(number=1).first()
+    stages = event.stages.select_for_update()
+    if event.format == EventFormat.CHAMPIONSHIP:
+        stage = stages.order_by("-number").first()
+    else:
+        stage = stages.filter(number=1).first()
     if stage is not None:
         _lock_tables(stage.tables.all())
         _refuse_if_scored(stage)
+        if stage.number > 1:
+            # Those who went on from the stage before, as its close seated them.
+            player_ids = list(
+                Seat.objects.filter(table__stage=stage)
+                .order_by("table__number", "position")
+                .values_list("player_id", flat=True)
+            )
         stage.tables.all().delete()
     seed = secrets.randbelow(2**31) if seed is None else seed
     if stage is None:
@@ -194,8 +226,10 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
     else:
         stage.seed = seed
         stage.status = StageStatus.PREVIEW
-        stage.format = stage_format(event=event)
+        if stage.number == 1:
+            stage.format = stage_format(event=event)
         stage.save(update_fields=["seed", "status", "format"])
+    stage.event = event
     _seat_stage(stage, player_ids)
     return stage
 
@@ -500,3 +534,10 @@ def membership_remove(*, membership: Membership, by: User | AnonymousUser | None
         old_role=old_role,
         new_role="",
     )
+
+
+def stage_tables_create(*, stage: Stage, groups: Sequence[Sequence[int]]) -> list[Seat]:
+    """Seat `stage` as a caller planned it (a series' reseated round, by player ids, each
+    group a table in seat order): the tables a draw makes, each with its own entry key and
+    PINs. The caller holds the event's lock and has cleared any earlier tables."""
+    return _tables_create(stage, groups)

@@ -1,0 +1,90 @@
+"""A director's championship pages: record a tie-break, close a stage (both from the
+manage page's "Close stage N" section, which shows who goes on before it is committed)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from core.i18n import violation_text
+from rules import RuleViolation
+from scoring.championship import (
+    championship_close_state,
+    championship_stage_close,
+    championship_stage_to_close,
+    tie_break_record,
+)
+from scoring.championship_forms import StageCloseForm, TieBreakForm
+from tournaments.models import Event, Role, StageStatus, Table
+from tournaments.permissions import get_club_for
+
+
+def _director_event(request: HttpRequest, slug: str, event_id: int) -> Event:
+    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
+    return get_object_or_404(Event.objects.select_related("club"), pk=event_id, club=club)
+
+
+def _back(slug: str, event_id: int, anchor: str) -> HttpResponse:
+    response = redirect("event_manage", slug=slug, event_id=event_id)
+    response["Location"] += anchor
+    return response
+
+
+@login_required
+@require_POST
+def tie_break_view(
+    request: HttpRequest, slug: str, event_id: int, table_id: int | None = None
+) -> HttpResponse:
+    event = _director_event(request, slug, event_id)
+    stage = championship_stage_to_close(event=event)
+    table = get_object_or_404(Table, pk=table_id, stage=stage) if table_id else None
+    state = championship_close_state(stage=stage) if stage is not None else None
+    number = table.number if table is not None else None
+    tie = next((tie for tie, _t in state.ties if tie.table == number), None) if state else None
+    form = TieBreakForm(request.POST, tie=tie, prefix=f"tie{number or 0}") if tie else None
+    if form is None or not form.is_valid():
+        messages.error(request, _("Pick each tied player once, best first."))
+        return _back(slug, event_id, "#close")
+    try:
+        tie_break_record(
+            table=table,
+            stage=stage,
+            method=form.cleaned_data["method"],
+            order=form.order(),
+            note=form.cleaned_data["note"],
+            by=request.user,
+        )
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+    else:
+        messages.success(request, _("The tie-break is recorded."))
+    return _back(slug, event_id, "#close")
+
+
+@login_required
+@require_POST
+def stage_close_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = _director_event(request, slug, event_id)
+    stage = championship_stage_to_close(event=event)
+    form = StageCloseForm(request.POST)
+    if stage is None or not form.is_valid() or form.cleaned_data["stage"] != stage.number:
+        messages.error(request, _("This stage is no longer the one to close: look again."))
+        return _back(slug, event_id, "#close")
+    try:
+        closed = championship_stage_close(stage=stage, by=request.user)
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+        return _back(slug, event_id, "#close")
+    if closed.status == StageStatus.FINISHED:
+        messages.success(request, _("The championship is over: the champion is crowned."))
+        return _back(slug, event_id, "")
+    messages.success(
+        request,
+        _("Stage %(number)d is closed. Stage %(next)d is drawn: check it, then confirm.")
+        % {"number": stage.number, "next": closed.number},
+    )
+    return _back(slug, event_id, "#draw")
