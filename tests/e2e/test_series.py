@@ -1,0 +1,78 @@
+"""A reseated series on the director's phone: round 1 played, round 2 drawn with no repeat
+tablemates and confirmed; the public page then shows the rounds and cumulative standings."""
+
+from __future__ import annotations
+
+import datetime
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import shoot, sign_in
+from tests.factories import ClubFactory, MembershipFactory
+from tests.scoring.test_series import play_out
+from tournaments.models import Event, EventFormat, Player, Role, StageStatus
+from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
+
+NAMES = [
+    "Aino", "Eero", "Helmi", "Jussi", "Kaisa", "Mikko", "Noora", "Olli",
+    "Pirjo", "Risto", "Satu", "Timo", "Ulla", "Veikko", "Wilma", "Yrjö",
+]  # fmt: skip
+
+
+def test_the_director_draws_round_two_without_repeats_and_the_public_sees_the_rounds(
+    live_server, phone
+):
+    club = ClubFactory(language="en")
+    director = MembershipFactory(club=club, role=Role.DIRECTOR, user__username="dora").user
+    director.set_password("dora")
+    director.save()
+    event = event_create(
+        club=club, name="Räväytys series", date=datetime.date(2026, 12, 5), variant_id="ravaytys"
+    )
+    Event.objects.filter(pk=event.pk).update(
+        format=EventFormat.SERIES,
+        format_options={
+            "rounds": 5,
+            "reseat": "avoid_repeats",
+            "clubs_apart": False,
+            "series_ranking": "points",
+        },
+    )
+    for name in NAMES:
+        registration_add(
+            event=event, player=Player.objects.create(club=club, name=name), checked_in=True
+        )
+    stage = stage_draw(event=event, seed=3)
+    stage_confirm(stage=stage)
+    for table in stage.tables.all():
+        play_out(table, out=table.number % 4)
+
+    sign_in(phone, live_server.url, "dora", "dora")
+    phone.goto(f"{live_server.url}/clubs/{club.slug}/events/{event.pk}/manage/")
+    series = phone.locator("#series")
+    expect(series).to_contain_text("Series of 5 rounds")
+    expect(series).to_contain_text("Round 1 of 5 is seated.")
+    series.get_by_role("button", name="Draw round 2").click()
+    expect(
+        phone.get_by_text("Round 2 is drawn: look at the tables, then confirm them.")
+    ).to_be_visible()
+    expect(phone.locator("#series-repeats")).to_have_text("Round 2: 0 repeats")
+    expect(phone.locator("#series")).not_to_contain_text("They meet again")
+    expect(phone.locator("ol.tables li")).to_have_count(4)
+    phone.locator("#draw").scroll_into_view_if_needed()
+    shoot(phone, "series-round-2-preview")
+    phone.get_by_role("button", name="Confirm the tables").click()
+    expect(phone.get_by_text("Tables confirmed")).to_be_visible()
+    expect(phone.locator("#series")).to_contain_text("Round 2 of 5 is seated.")
+    expect(phone.locator("#series")).to_contain_text("Round 2 is still playing at table 1")
+    shoot(phone, "series-round-2-seated")
+    assert event.stages.get(number=2).status == StageStatus.CONFIRMED
+
+    phone.goto(f"{live_server.url}{event.get_absolute_url()}")
+    standings = phone.locator("#series-standings")
+    expect(standings.get_by_role("heading", name="Series standings")).to_be_visible()
+    expect(standings).to_contain_text("2 of 5 rounds played or in play.")
+    expect(standings).to_contain_text("Ranked by the total of every round's points, lowest first.")
+    expect(standings.locator("thead th")).to_have_text(["Place", "Player", "R1", "R2", "Total"])
+    expect(standings.locator("tbody tr")).to_have_count(16)
+    shoot(phone, "series-public-standings")
