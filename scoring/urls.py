@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from django.urls import path, register_converter
 
-from scoring import director_views, event_settings_views, export_views, player_views, views
+from scoring import (
+    championship_views,
+    director_views,
+    event_settings_views,
+    export_views,
+    headtohead_views,
+    player_views,
+    series_views,
+    views,
+)
 
 event = "clubs/<slug:slug>/events/<int:event_id>/"
 
@@ -50,6 +59,23 @@ urlpatterns = [
         name="seat_free",
     ),
     path(event + "finish/", director_views.event_finish_view, name="event_finish"),
+    path(
+        event + "championship/close/",
+        championship_views.stage_close_view,
+        name="championship_stage_close",
+    ),
+    path(
+        event + "championship/tie-break/",
+        championship_views.tie_break_view,
+        name="championship_stage_tie_break",
+    ),
+    path(
+        event + "championship/tables/<int:table_id>/tie-break/",
+        championship_views.tie_break_view,
+        name="championship_tie_break",
+    ),
+    path(event + "series/draw/", series_views.series_round_draw_view, name="series_round_draw"),
+    path(event + "rounds/pair/", headtohead_views.h2h_round_pair, name="h2h_round_pair"),
     path(event + "tables/", director_views.event_tables, name="event_tables"),
     path(
         event + "ranking-mode/",
