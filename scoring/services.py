@@ -20,11 +20,13 @@ from django.utils import timezone
 
 from core.db import locked_write
 from rules import DealScore, RuleViolation, score_deal
-from rules.i18n import _
+from rules.i18n import _, ngettext
+from scoring.headtohead import h2h_event_standings, is_head_to_head
 from scoring.judge import deal_scores, judge_change
 from scoring.models import Deal, DealAction, DealStatus, DealVersion, SeatClaim
 from scoring.selectors import event_sheets
-from tournaments.models import Event, EventStatus, Role, Stage, StageStatus, Table
+from scoring.series import series_options
+from tournaments.models import Event, EventFormat, EventStatus, Role, Stage, StageStatus, Table
 from tournaments.permissions import club_allows
 
 
@@ -360,6 +362,9 @@ def event_finish_refusal(*, event: Event) -> RuleViolation | None:
     table waiting for the director."""
     if event.status == EventStatus.FINISHED:
         return RuleViolation(_("This event is already finished."), code="event_finished")
+    refusal = _format_finish_refusal(event)
+    if refusal is not None:
+        return refusal
     sheets = event_sheets(event=event)
     if not sheets:
         return RuleViolation(_("No table has played yet."), code="event_not_started")
@@ -370,6 +375,44 @@ def event_finish_refusal(*, event: Event) -> RuleViolation | None:
                 code="tables_playing",
                 number=sheet.table.number,
             )
+    return None
+
+
+def _format_finish_refusal(event: Event) -> RuleViolation | None:
+    """What the event's format still asks for before it can end: no stage left as a draw
+    preview, a championship's champion crowned, a series' or Swiss's rounds all played."""
+    stages = list(event.stages.order_by("number"))
+    preview = next((stage for stage in stages if stage.status == StageStatus.PREVIEW), None)
+    if preview is not None:
+        return RuleViolation(
+            _("Stage %(number)d is drawn but not seated: confirm its tables or draw it again."),
+            code="stage_preview",
+            number=preview.number,
+        )
+    if event.format == EventFormat.CHAMPIONSHIP:
+        if not any((stage.outcome or {}).get("champion") for stage in stages):
+            return RuleViolation(
+                _("Close the championship's stages first: the final crowns the champion."),
+                code="championship_open",
+            )
+        return None
+    if event.format == EventFormat.SERIES:
+        rounds = series_options(event)["rounds"]
+    elif is_head_to_head(event):
+        rounds = h2h_event_standings(event=event).state.total
+    else:
+        return None
+    if len(stages) < rounds:
+        return RuleViolation(
+            ngettext(
+                "Round %(number)d of %(rounds)d is still to be played.",
+                "Rounds %(number)d to %(rounds)d are still to be played.",
+                rounds - len(stages),
+            ),
+            code="rounds_left",
+            number=len(stages) + 1,
+            rounds=rounds,
+        )
     return None
 
 

@@ -417,7 +417,10 @@ class SwapForm(forms.Form):
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        seats = Seat.objects.filter(table__stage__event=event)
+        # Only the newest stage is ever drawn: a later round's preview never swaps with a
+        # seat of a round already played.
+        newest = event.stages.order_by("-number").values("pk")[:1]
+        seats = Seat.objects.filter(table__stage__in=newest)
         self.fields["first"].queryset = seats  # type: ignore[attr-defined]
         self.fields["second"].queryset = seats  # type: ignore[attr-defined]
 

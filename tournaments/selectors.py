@@ -9,7 +9,8 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Max, Prefetch, Q, QuerySet
 
-from rules import game_spec
+from rules import RuleViolation, game_spec
+from rules.i18n import _
 from tournaments.draw import TableBounds
 from tournaments.late import LatePlacement, OpenTable, late_placement
 from tournaments.models import (
@@ -163,6 +164,26 @@ def stage_bounds(*, stage: Stage) -> TableBounds:
     return TableBounds(min_size=sizes["min"], max_size=sizes["max"], preferred=sizes["preferred"])
 
 
+def _paired(event: Event) -> bool:
+    return event.format in (EventFormat.ROUND_ROBIN, EventFormat.SWISS)
+
+
+def stage_draw_refusal(*, event: Event, stage: Stage | None) -> RuleViolation | None:
+    """Why the event's plain draw may not draw (again) now, or None: the one rule for the
+    service and the manage page's button. Head-to-head rounds are paired, a series' later
+    rounds are drawn as rounds. (Once a score exists the draw stands as well: the service
+    checks that under its locks.)"""
+    if _paired(event):
+        return RuleViolation(
+            _("Head-to-head rounds are paired under Rounds, not drawn."), code="draw_paired"
+        )
+    if event.format == EventFormat.SERIES and stage is not None and stage.number > 1:
+        return RuleViolation(
+            _("A series' later rounds are drawn under its rounds, not here."), code="draw_round"
+        )
+    return None
+
+
 def event_draw_state(*, event: Event) -> dict[str, Any]:
     """What the manage page shows of the draw: the current stage, its tables while it is a
     preview, how many are checked in, and whether drawing (again) is still allowed."""
@@ -171,10 +192,12 @@ def event_draw_state(*, event: Event) -> dict[str, Any]:
     tables = Table.objects.filter(stage=stage).prefetch_related("seats__player").order_by("number")
     return {
         "stage": stage,
-        "preview_tables": list(tables) if preview else [],
+        # Head-to-head rounds show their own preview (a swap would break the schedule).
+        "preview_tables": list(tables) if preview and not _paired(event) else [],
         "checked_in": event.registrations.filter(status=RegistrationStatus.CHECKED_IN).count(),
         # A draw may be redone (say, for a late arrival) until the first score exists.
-        "can_draw": stage is None or not stage_is_frozen(stage=stage),
+        "can_draw": stage_draw_refusal(event=event, stage=stage) is None
+        and (stage is None or not stage_is_frozen(stage=stage)),
     }
 
 

@@ -42,6 +42,7 @@ from tournaments.selectors import (
     club_members,
     event_table_bounds,
     stage_bounds,
+    stage_draw_refusal,
     stage_is_frozen,
     stage_takes_late_arrivals,
     stage_unseated,
@@ -203,6 +204,9 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
         )
     )
     stages = event.stages.select_for_update()
+    refusal = stage_draw_refusal(event=event, stage=stages.order_by("-number").first())
+    if refusal is not None:
+        raise refusal
     if event.format == EventFormat.CHAMPIONSHIP:
         stage = stages.order_by("-number").first()
     else:
@@ -269,6 +273,10 @@ def seat_swap(*, first: Seat, second: Seat) -> None:
     Takes the locks in the house order (event → stage → tables) and checks for scores while
     holding them, so no first save can slip in between the check and the swap.
     """
+    if first.table.stage_id != second.table.stage_id:
+        raise RuleViolation(
+            _("Both seats must be of the stage being drawn."), code="swap_across_stages"
+        )
     stage = _lock_stage(first.table.stage_id)
     _lock_tables(Table.objects.filter(pk__in={first.table_id, second.table_id}))
     _refuse_if_scored(stage)
