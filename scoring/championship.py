@@ -48,6 +48,8 @@ from tournaments.draw import TableBounds
 from tournaments.models import (
     Event,
     EventFormat,
+    Registration,
+    RegistrationStatus,
     Role,
     Seat,
     Stage,
@@ -142,7 +144,8 @@ class CloseState:
 
 
 def _close_state(stage: Stage) -> CloseState:
-    """Five queries whatever the stage's size: its tables, seats and deals, its tie-breaks."""
+    """Six queries whatever the stage's size: its tables, seats and deals, its tie-breaks
+    and who has withdrawn."""
     sheets = stage_sheets(stage=stage)
     state = CloseState(stage=stage, sheets=sheets)
     state.refusal = _sheet_refusal(sheets)
@@ -166,6 +169,15 @@ def _close_state(stage: Stage) -> CloseState:
         for sheet in sheets
     ]
     options = _options(stage)
+    # A player withdrawn since the stage was played will not play on: if they would have
+    # gone on, the next in their table's order takes the place (shown as such).
+    options["no_shows"] = frozenset(
+        Registration.objects.filter(
+            event_id=stage.event_id,
+            status=RegistrationStatus.WITHDRAWN,
+            player__seats__table__stage=stage,
+        ).values_list("player_id", flat=True)
+    )
     stage_ties = [_tie_break(row) for row in rows if row.table_id is None]
     numbered = {sheet.table.number: sheet.table for sheet in sheets}
     try:

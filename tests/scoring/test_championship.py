@@ -30,7 +30,13 @@ from tournaments.models import (
     StageStatus,
     Table,
 )
-from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
+from tournaments.services import (
+    event_create,
+    registration_add,
+    registration_status_set,
+    stage_confirm,
+    stage_draw,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -247,7 +253,8 @@ def test_closing_a_stage_takes_the_same_queries_whatever_its_size(
     _event, stage, director = championship(tables * 4, preferred=4)
     for table in stage.tables.all():
         play(table, winner_scheme(4))
-    with django_assert_max_num_queries(16):
+    # One bound for 10 and for 40 tables: the stage's reads, who has withdrawn, the writes.
+    with django_assert_max_num_queries(17):
         following = championship_stage_close(stage=stage, by=director, seed=1)
     # Every table's winner is seated at the next stage.
     assert following.tables.count() == {10: 3, 40: 10}[tables]
@@ -361,3 +368,21 @@ def test_a_series_and_a_swiss_keep_their_own_options():
     form = EventForm(gin)
     assert form.is_valid(), form.errors
     assert form.event_fields()["format_options"] == {"rounds": 4, "bye_wins": 0, "bye_points": 30}
+
+
+def test_a_withdrawn_winner_is_replaced_by_the_next_at_their_table():
+    event, stage, director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    for table in tables:
+        play(table, winner_scheme(3, winner=0))
+    gone = seated(tables[1])[0]
+    registration = event.registrations.get(player_id=gone)
+    registration_status_set(registration=registration, status="withdrawn")
+    preview = championship_close_preview(stage=stage)
+    assert isinstance(preview, Advancement)
+    assert gone not in preview.players
+    # The next in table 2's order goes on instead, and the page says why.
+    replacement = next(p for p in preview.players if p in seated(tables[1]))
+    assert preview.outcome(replacement).reason is Reason.REPLACES_NO_SHOW
+    following = championship_stage_close(stage=stage, by=director, seed=2)
+    assert gone not in [seat.player_id for seat in Seat.objects.filter(table__stage=following)]
