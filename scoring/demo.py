@@ -3,14 +3,32 @@
 from __future__ import annotations
 
 import datetime
+import random
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from scoring.championship import (
+    championship_close_state,
+    championship_stage_close,
+    tie_break_record,
+)
+from scoring.headtohead import h2h_round_draw
 from scoring.models import Deal
+from scoring.series import series_round_draw
 from scoring.services import Actor, deal_confirm, deal_record, event_finish
-from tournaments.models import Club, Event, Membership, Player, Role, Table
+from tournaments.advancement import TieBreakMethod
+from tournaments.models import (
+    Club,
+    Event,
+    EventFormat,
+    Membership,
+    Player,
+    Role,
+    Stage,
+    Table,
+)
 from tournaments.services import (
     club_stats_refresh,
     event_create,
@@ -57,6 +75,10 @@ def demo_load() -> Club:
     demo_nights(club)
     demo_finished_night(club)
     demo_late_night(club)
+    demo_championship(club)
+    demo_championship_live(club)
+    demo_series(club)
+    demo_swiss(club)
     return club
 
 
@@ -309,3 +331,295 @@ def demo_late_night(club: Club) -> None:
     if past is not None and not Player.objects.filter(club=club, name="Vieras Ville").exists():
         guest = registration_guest_add(event=past, name="Vieras Ville", checked_in=False)
         registration_status_set(registration=guest, status="withdrawn")
+
+
+# -- the formats: championships, a reseated series, a Swiss ------------------------------------
+
+# More players for the formats' events, after DEMO_PLAYERS (who keep their places): the
+# first names in turn, each with the next surname (14 and 4 give 28 different names), so
+# the list is the same on every load and no event is one family.
+EXTRA_FIRST_NAMES = [
+    "Antti", "Elina", "Heikki", "Johanna", "Kalle", "Leena", "Matti",
+    "Minna", "Pekka", "Riikka", "Timo", "Sanna", "Ville", "Tuula",
+]  # fmt: skip
+EXTRA_SURNAMES = ["Virtanen", "Korhonen", "Mäkinen", "Nieminen"]
+FORMAT_PLAYERS = DEMO_PLAYERS + [
+    f"{EXTRA_FIRST_NAMES[i % len(EXTRA_FIRST_NAMES)]} {EXTRA_SURNAMES[i % len(EXTRA_SURNAMES)]}"
+    for i in range(28)
+]
+
+CHAMPIONSHIP = "Rutupeli championship 2026"
+CHAMPIONSHIP_LIVE = "Rutupeli winter cup"
+SERIES = "Räväytys series, five rounds"
+SWISS = "Gin Römi Swiss"
+
+RUTUPELI_DEALS = 7  # seven games, each its own contract
+
+
+def _format_players(club: Club, count: int, first: int = 0) -> list[Player]:
+    return [
+        Player.objects.get_or_create(club=club, name=name)[0]
+        for name in FORMAT_PLAYERS[first : first + count]
+    ]
+
+
+def _format_event(
+    club: Club,
+    *,
+    name: str,
+    date: datetime.date,
+    variant_id: str,
+    format: EventFormat,
+    format_options: dict[str, object],
+    players: list[Player],
+) -> Event:
+    event = event_create(
+        club=club,
+        name=name,
+        date=date,
+        venue="Kerhohuone",
+        variant_id=variant_id,
+        preferred_table_size=4,
+        format=format,
+        format_options=format_options,
+    )
+    for player in players:
+        registration_add(event=event, player=player, checked_in=True)
+    return event
+
+
+def _play(table: Table, entries: list[dict[str, object]], *, confirmed: int | None = None) -> None:
+    """Enter `entries` as the table's deals from one seat's phone, and confirm the first
+    `confirmed` of them (all by default) from another's: what a table playing would store."""
+    seats = table.seats.count()
+    for number, entry in enumerate(entries, start=1):
+        deal = deal_record(
+            table=table,
+            number=number,
+            entry=entry,
+            by=Actor(device="demo-format-a", seat=0),
+            expected_version=0,
+            request_id=f"demo-format-{table.pk}-{number}",
+        )
+        if confirmed is None or number <= confirmed:
+            deal_confirm(
+                deal=deal,
+                by=Actor(device="demo-format-b", seat=1 % seats),
+                expected_version=deal.version,
+                request_id=f"demo-format-confirm-{table.pk}-{number}",
+            )
+
+
+def _rutupeli_deal(rng: random.Random, seats: int) -> dict[str, object]:
+    out = rng.randrange(seats)
+    return {
+        "out": out,
+        "players": [
+            _hand() if seat == out else _hand(points=5 * rng.randint(1, 12))
+            for seat in range(seats)
+        ],
+    }
+
+
+def _tied_game(seats: int) -> list[dict[str, object]]:
+    """Seats 0 and 1 level on every tie order Rutupeli has (total, last deal, deals won):
+    each goes out three times while the other takes 10, and a third player the last deal,
+    where both take 10 again. The others take 50 a deal: the two tie for the table's win."""
+    deals: list[dict[str, object]] = []
+    for number in range(RUTUPELI_DEALS):
+        points = [50] * seats
+        if number < 3:
+            out, points[1] = 0, 10
+        elif number < 6:
+            out, points[0] = 1, 10
+        else:
+            out, points[0], points[1] = 2, 10, 10
+        deals.append(
+            {
+                "out": out,
+                "players": [
+                    _hand() if seat == out else _hand(points=points[seat]) for seat in range(seats)
+                ],
+            }
+        )
+    return deals
+
+
+def _settle_ties(stage: Stage, director: User, rng: random.Random) -> int:
+    """Record how the director settled every tie the cut runs through (a card drawn)."""
+    settled = 0
+    while ties := championship_close_state(stage=stage).ties:
+        tie, table = ties[0]
+        order = [placing.player for placing in tie.players]
+        rng.shuffle(order)
+        tie_break_record(
+            table=table,
+            stage=stage,
+            method=TieBreakMethod.CARD_DRAW,
+            order=order,
+            note="Each drew a card; the higher card went on.",
+            by=director,
+        )
+        settled += 1
+    return settled
+
+
+def _play_championship(
+    event: Event, director: User, *, seed: int, stages: int | None = None, tie: bool = False
+) -> Stage:
+    """Play the championship's stages through the scoring services and close each one,
+    settling the ties the cut runs through as a director would (with `tie`, the first
+    stage's table 1 ties at the top on purpose): all of them to the champion, or the first
+    `stages`, the next then seated and left to play. Returns the stage in play, or the
+    last one closed."""
+    rng = random.Random(seed)
+    stage = stage_draw(event=event, seed=seed)
+    while True:
+        stage_confirm(stage=stage)
+        if stages is not None and stage.number > stages:
+            return stage
+        for table in stage.tables.order_by("number"):
+            seats = table.seats.count()
+            if tie and stage.number == 1 and table.number == 1:
+                entries = _tied_game(seats)
+            else:
+                entries = [_rutupeli_deal(rng, seats) for _ in range(RUTUPELI_DEALS)]
+            _play(table, entries)
+        _settle_ties(stage, director, rng)
+        following = championship_stage_close(stage=stage, by=director, seed=seed + stage.number)
+        if following.pk == stage.pk:
+            return stage
+        stage = following
+
+
+def demo_championship(club: Club) -> None:
+    """A finished 40-player Rutupeli championship, table winners going on, stage after
+    stage to a champion; a tie at the top of a table the director settled by a card draw."""
+    if Event.objects.filter(club=club, name=CHAMPIONSHIP).exists():
+        return
+    director = get_user_model().objects.get(username="director")
+    event = _format_event(
+        club,
+        name=CHAMPIONSHIP,
+        date=datetime.date(2026, 11, 14),
+        variant_id="rutupeli",
+        format=EventFormat.CHAMPIONSHIP,
+        format_options={"top_k": 1, "lucky_losers": False},
+        players=_format_players(club, 40),
+    )
+    _play_championship(event, director, seed=4040, tie=True)
+
+
+def demo_championship_live(club: Club) -> None:
+    """A 12-player championship under way: stage 1 closed (the top two of each table went
+    on), the final seated, three deals confirmed and the fourth waiting."""
+    if Event.objects.filter(club=club, name=CHAMPIONSHIP_LIVE).exists():
+        return
+    director = get_user_model().objects.get(username="director")
+    event = _format_event(
+        club,
+        name=CHAMPIONSHIP_LIVE,
+        date=datetime.date.today(),
+        variant_id="rutupeli",
+        format=EventFormat.CHAMPIONSHIP,
+        format_options={"top_k": 2, "lucky_losers": False},
+        players=_format_players(club, 12),
+    )
+    stage = _play_championship(event, director, seed=1212, stages=1)
+    rng = random.Random(1213)
+    for table in stage.tables.order_by("number"):
+        seats = table.seats.count()
+        deals = 4 if table.number == 1 else 2
+        _play(table, [_rutupeli_deal(rng, seats) for _ in range(deals)], confirmed=deals - 1)
+
+
+# Räväytys hands with no card more often than the two decks hold, whoever gets which.
+RAVAYTYS_HANDS = ["2H", "3H 3S", "KD 5C", "JK 9D", "4H 4S 4D", "QC QD 8S", "AS 7H"]
+
+
+def _ravaytys_game(rng: random.Random, seats: int, deals: int) -> list[dict[str, object]]:
+    game: list[dict[str, object]] = []
+    for _number in range(deals):
+        out = rng.randrange(seats)
+        hands = rng.sample(RAVAYTYS_HANDS, seats)
+        game.append(
+            {
+                "out": out,
+                "players": [_hand(None if seat == out else hands[seat]) for seat in range(seats)],
+            }
+        )
+    return game
+
+
+def demo_series(club: Club) -> None:
+    """A 16-player Räväytys series of five rounds, reseated so that nobody meets anyone
+    twice: four rounds played, the fifth seated (its table 1 has begun)."""
+    if Event.objects.filter(club=club, name=SERIES).exists():
+        return
+    event = _format_event(
+        club,
+        name=SERIES,
+        date=datetime.date.today() - datetime.timedelta(days=7),
+        variant_id="ravaytys",
+        format=EventFormat.SERIES,
+        format_options={
+            "rounds": 5,
+            "reseat": "avoid_repeats",
+            "clubs_apart": False,
+            "series_ranking": "points",
+        },
+        players=_format_players(club, 16, first=12),
+    )
+    rng = random.Random(1616)
+    deals = event.variant.max_deals
+    for number in range(1, 6):
+        stage = series_round_draw(event=event, seed=1600 + number)
+        stage_confirm(stage=stage)
+        for table in stage.tables.order_by("number"):
+            seats = table.seats.count()
+            if number < 5:
+                _play(table, _ravaytys_game(rng, seats, deals))
+            elif table.number == 1:
+                _play(table, _ravaytys_game(rng, seats, 2), confirmed=1)
+
+
+def _gin_match(rng: random.Random, winner: int) -> list[dict[str, object]]:
+    """A match to 150: the loser's römi first, then the winner's two, the last over 150."""
+    loser = 1 - winner
+
+    def romi(by: int, against: int, upper: str) -> dict[str, object]:
+        deadwood = [0, 0]
+        deadwood[1 - by] = against
+        return {"ending": "romi", "by": by, "upper": upper, "hands": None, "deadwood": deadwood}
+
+    return [
+        romi(loser, 5 * rng.randint(2, 8), "9H"),
+        romi(winner, 100, "4C"),
+        romi(winner, 5 * rng.randint(6, 14), "KD"),
+    ]
+
+
+def demo_swiss(club: Club) -> None:
+    """An 8-player Gin Römi Swiss of three rounds: two played, the third paired (with no
+    rematch), one of its matches over and another under way."""
+    if Event.objects.filter(club=club, name=SWISS).exists():
+        return
+    event = _format_event(
+        club,
+        name=SWISS,
+        date=datetime.date.today() - datetime.timedelta(days=3),
+        variant_id="gin_romi",
+        format=EventFormat.SWISS,
+        format_options={"rounds": 3, "bye_wins": 1, "bye_points": 0},
+        players=_format_players(club, 8, first=28),
+    )
+    rng = random.Random(888)
+    for number in range(1, 4):
+        stage = h2h_round_draw(event=event, seed=800 + number)
+        stage_confirm(stage=stage)
+        for table in stage.tables.order_by("number"):
+            match = _gin_match(rng, rng.randrange(2))
+            if number < 3 or table.number == 1:
+                _play(table, match)
+            elif table.number == 2:
+                _play(table, match[:2], confirmed=1)

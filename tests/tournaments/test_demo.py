@@ -1,11 +1,40 @@
 from __future__ import annotations
 
+import itertools
+
+import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from scoring.demo import LATE_NIGHT
-from tournaments.models import Club, Event, Membership, MembershipChange, Player, Role
+from scoring.championship import championship_bracket
+from scoring.demo import (
+    CHAMPIONSHIP,
+    CHAMPIONSHIP_LIVE,
+    FINISHED_NIGHT,
+    FORMAT_PLAYERS,
+    LATE_NIGHT,
+    SERIES,
+    SWISS,
+)
+from scoring.headtohead import h2h_event_standings
+from scoring.models import Deal, DealStatus
+from scoring.series import series_standings
+from tournaments.models import (
+    Club,
+    Event,
+    EventFormat,
+    EventStatus,
+    Membership,
+    MembershipChange,
+    Player,
+    Role,
+    Stage,
+    StageStatus,
+    Table,
+    TieBreak,
+)
+from tournaments.seating import meetings
 from tournaments.selectors import late_arrivals, player_picker
 
 
@@ -96,7 +125,7 @@ def test_demo_shows_a_night_for_every_game_with_each_state(db):
         "tizlapos_romi",
     }
     # A finished night: every game confirmed, the event closed, its PIN option shown.
-    finished = events.get(status="finished")
+    finished = events.get(name=FINISHED_NIGHT)
     assert finished.confirm_needs_pin
     (sheet,) = event_sheets(event=finished)
     assert sheet.standing.finished and not sheet.unconfirmed
@@ -120,3 +149,127 @@ def test_demo_has_late_arrivals_to_seat_and_a_past_guest_out_of_the_picker(db):
     assert "Vieras Ville" not in [p.name for p in picker.own + picker.guests]
     assert picker.hidden_guests >= 1
     assert "Vieras Ville" in [p.name for p in player_picker(event=night, past_guests=True).guests]
+
+
+def stage_tables(stage: Stage) -> list[list[int]]:
+    return [
+        list(table.seats.order_by("position").values_list("player_id", flat=True))
+        for table in stage.tables.order_by("number")
+    ]
+
+
+def test_demo_has_a_finished_forty_player_championship_with_a_settled_tie(db):
+    call_command("demo_load")
+    event = Event.objects.get(club__slug="demo", name=CHAMPIONSHIP)
+    assert (event.format, event.status) == (EventFormat.CHAMPIONSHIP, EventStatus.FINISHED)
+    assert event.registrations.filter(status="checked_in").count() == 40
+    stages = list(event.stages.order_by("number"))
+    assert len(stages) >= 3  # stage after stage: 40 → 10 tables → … → a final table
+    assert all(stage.status == StageStatus.FINISHED for stage in stages)
+    assert len(stage_tables(stages[0])) == 10
+    assert len(stage_tables(stages[-1])) == 1
+    champion = stages[-1].outcome["champion"]
+    assert champion in stage_tables(stages[-1])[0]
+    # Each stage's table winners are exactly the next stage's players.
+    for stage, following in itertools.pairwise(stages):
+        advancers = {row["player"] for row in stage.outcome["advancers"]}
+        assert advancers == {p for table in stage_tables(following) for p in table}
+    # The tie the director settled is recorded, and the stage's outcome cites it.
+    (tie,) = TieBreak.objects.filter(stage__event=event)
+    assert tie.table is not None and tie.recorded_by.username == "director"
+    assert len(tie.order) == 2 and tie.note
+    cited = [row for row in tie.stage.outcome["advancers"] if row["tie_break"] is not None]
+    assert [row["player"] for row in cited] == [tie.order[0]]
+    assert tie.order[1] in {row["player"] for row in tie.stage.outcome["eliminated"]}
+    # Every deal was entered and confirmed, as at a real table.
+    deals = Deal.objects.filter(table__stage__event=event)
+    assert deals.count() == 7 * sum(len(stage_tables(stage)) for stage in stages)
+    assert not deals.exclude(status=DealStatus.CONFIRMED).exists()
+    assert championship_bracket(event=event) is not None
+
+
+def test_demo_has_a_championship_in_progress(db):
+    call_command("demo_load")
+    event = Event.objects.get(club__slug="demo", name=CHAMPIONSHIP_LIVE)
+    assert (event.format, event.status) == (EventFormat.CHAMPIONSHIP, EventStatus.RUNNING)
+    assert event.registrations.count() == 12
+    first, second = event.stages.order_by("number")
+    assert first.status == StageStatus.FINISHED and first.outcome["champion"] is None
+    assert second.status == StageStatus.CONFIRMED
+    going_on = {row["player"] for row in first.outcome["advancers"]}
+    assert len(going_on) == 6  # the top two of each of three tables
+    assert going_on == {p for table in stage_tables(second) for p in table}
+    played = Deal.objects.filter(table__stage=second)
+    assert 0 < played.count() < 7 * second.tables.count()  # partly played
+    assert played.filter(status=DealStatus.CONFIRMED).exists()
+    assert played.exclude(status=DealStatus.CONFIRMED).exists()  # one waits to be confirmed
+
+
+def test_demo_series_reseats_sixteen_players_with_no_repeat(db):
+    call_command("demo_load")
+    event = Event.objects.get(club__slug="demo", name=SERIES)
+    assert (event.format, event.variant_id) == (EventFormat.SERIES, "ravaytys")
+    stages = list(event.stages.order_by("number"))
+    assert len(stages) == event.format_options["rounds"] == 5
+    rounds = [stage_tables(stage) for stage in stages]
+    assert all([len(table) for table in tables] == [4, 4, 4, 4] for tables in rounds)
+    met = meetings(rounds)
+    # 5 rounds × 3 tablemates = 15 = everyone else, each met exactly once.
+    assert len(met) == 16 * 15 // 2 and set(met.values()) == {1}
+    assert all(stage.format["series"]["repeats"] == 0 for stage in stages)
+    standings = series_standings(event=event)
+    assert [r.finished for r in standings.rounds] == [True, True, True, True, False]
+    assert len(standings.rows) == 16
+
+
+def test_demo_swiss_pairs_eight_players_with_no_rematch(db):
+    call_command("demo_load")
+    event = Event.objects.get(club__slug="demo", name=SWISS)
+    assert (event.format, event.variant_id) == (EventFormat.SWISS, "gin_romi")
+    stages = list(event.stages.order_by("number"))
+    assert len(stages) == 3
+    pairs = [frozenset(table) for stage in stages for table in stage_tables(stage)]
+    assert len(pairs) == 12 and len(set(pairs)) == 12  # nobody met anyone twice
+    assert all(len(pair) == 2 for pair in pairs)
+    board = h2h_event_standings(event=event)
+    assert len(board.rows) == 8
+    assert board.rows[0].standing.wins >= 2  # two rounds played, the third under way
+    assert [stage.status for stage in stages] == [
+        StageStatus.FINISHED,
+        StageStatus.FINISHED,
+        StageStatus.CONFIRMED,
+    ]
+
+
+def test_reloading_plays_no_event_twice(db):
+    call_command("demo_load")
+    club = Club.objects.get(slug="demo")
+
+    def counts():
+        return (
+            Player.objects.filter(club=club).count(),
+            Stage.objects.filter(event__club=club).count(),
+            Table.objects.filter(stage__event__club=club).count(),
+            Deal.objects.filter(table__stage__event__club=club).count(),
+            TieBreak.objects.filter(stage__event__club=club).count(),
+        )
+
+    loaded = counts()
+    names = set(Player.objects.filter(club=club).values_list("name", flat=True))
+    assert len(FORMAT_PLAYERS) == 40 and set(FORMAT_PLAYERS) <= names
+    call_command("demo_load")
+    assert counts() == loaded
+    # An event deleted is put back, and only it.
+    Event.objects.get(club=club, name=SWISS).delete()
+    call_command("demo_load")
+    assert counts() == loaded
+
+
+@pytest.mark.parametrize("name", [CHAMPIONSHIP, CHAMPIONSHIP_LIVE, SERIES, SWISS])
+def test_the_demo_format_events_pages_show(db, client, name):
+    call_command("demo_load")
+    event = Event.objects.get(club__slug="demo", name=name)
+    args = [event.club.slug, event.pk]
+    assert client.get(reverse("event_public", args=args)).status_code == 200
+    client.force_login(get_user_model().objects.get(username="director"))
+    assert client.get(reverse("event_manage", args=args)).status_code == 200
