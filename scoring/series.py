@@ -340,11 +340,10 @@ def _history(event: Event, before: int) -> list[list[list[int]]]:
 def same_club_cost(clubs: Mapping[int, str]) -> PairCost[int] | None:
     """The `pair_cost` that keeps players of one club apart, from each player's club (by
     player id; a player with no club known costs nothing), or None when nobody's club is
-    known. Today a player belongs to the event's own club (`Player.club`): an open event's
-    guests have no club of their own recorded yet, so the option has no data to act on and
-    this hook gets an empty map; when players' home clubs are recorded, pass them here."""
-    if not any(clubs.values()):
-        return None
+    known. A visitor's club is the home club typed at check-in; everyone else belongs to the
+    event's own club."""
+    if len({club for club in clubs.values() if club}) < 2:
+        return None  # everyone of one club (or none known): nothing to keep apart
 
     def cost(a: int, b: int) -> float:
         club = clubs.get(a)
@@ -353,9 +352,10 @@ def same_club_cost(clubs: Mapping[int, str]) -> PairCost[int] | None:
     return cost
 
 
-def _players_clubs(player_ids: Sequence[int]) -> dict[int, str]:
-    # No home club is recorded for a player yet (see `same_club_cost`): nothing to keep apart.
-    return {}
+def _players_clubs(event: Event, player_ids: Sequence[int]) -> dict[int, str]:
+    """Each player's club: a visitor's recorded home club, else the event's own club."""
+    rows = Player.objects.filter(pk__in=player_ids).values_list("pk", "home_club")
+    return {pk: home or f"#{event.club_id}" for pk, home in rows}
 
 
 def _standing_order(event: Event, player_ids: Sequence[int]) -> list[int]:
@@ -378,7 +378,9 @@ def _seat_round(
         tables = seat_by_standings(_standing_order(event, player_ids), bounds=bounds, seed=seed)
         described = describe_seating(tables, met=met)
         return tables, {"repeats": described.repeats}
-    pair_cost = same_club_cost(_players_clubs(player_ids)) if options["clubs_apart"] else None
+    pair_cost = (
+        same_club_cost(_players_clubs(event, player_ids)) if options["clubs_apart"] else None
+    )
     remaining = max(1, options["rounds"] - number + 1)
     plan = plan_series(
         player_ids, rounds=remaining, bounds=bounds, met=met, seed=seed, pair_cost=pair_cost

@@ -221,7 +221,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "user", "guest"]
+    list_display = ["name", "club", "user", "guest", "home_club"]
     list_filter = ["club", "guest"]
     search_fields = ["name", "user__username"]
     autocomplete_fields = ["user"]

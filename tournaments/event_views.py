@@ -83,7 +83,9 @@ def registration_create(request: HttpRequest, slug: str, event_id: int) -> HttpR
     elif form.cleaned_data["player"] is not None:
         registration_add(event=event, player=form.cleaned_data["player"], checked_in=True)
     else:
-        registration_guest_add(event=event, name=form.cleaned_data["name"])
+        registration_guest_add(
+            event=event, name=form.cleaned_data["name"], home_club=form.cleaned_data["home_club"]
+        )
     return _back(slug, event_id, "#registration")
 
 

@@ -389,6 +389,7 @@ class RegistrationForm(forms.Form):
 
     player = forms.ModelChoiceField(queryset=Player.objects.none(), required=False)
     name = forms.CharField(max_length=120, required=False)
+    home_club = forms.CharField(max_length=120, required=False)
     guests = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:

@@ -182,6 +182,9 @@ class Player(models.Model):
     # A guest is typed in by name at one event's check-in; the club's own players (with an
     # account or not) are listed first by the player picker and never called guests.
     guest = models.BooleanField(_("guest"), default=False)
+    # Where a visiting player of an open event comes from: a series can keep one club's
+    # players apart. Blank for the club's own players.
+    home_club = models.CharField(_("home club"), max_length=120, blank=True)
 
     class Meta:
         ordering = ["club", "name"]

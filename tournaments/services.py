@@ -127,8 +127,12 @@ def registration_add(*, event: Event, player: Player, checked_in: bool = False) 
     return registration
 
 
-def registration_guest_add(*, event: Event, name: str, checked_in: bool = True) -> Registration:
-    player = Player.objects.create(club=event.club, name=name.strip(), guest=True)
+def registration_guest_add(
+    *, event: Event, name: str, checked_in: bool = True, home_club: str = ""
+) -> Registration:
+    player = Player.objects.create(
+        club=event.club, name=name.strip(), guest=True, home_club=home_club.strip()
+    )
     return registration_add(event=event, player=player, checked_in=checked_in)
 
 

@@ -338,8 +338,8 @@ def test_the_same_club_cost_keeps_one_clubs_players_apart():
     assert cost(1, 2) == 0.5 and cost(1, 3) == 0 and cost(3, 4) == 0
 
 
-def test_clubs_apart_with_no_clubs_known_draws_as_without_it():
-    # Nobody's home club is recorded yet, so keeping clubs apart has nothing to weigh: the
+def test_clubs_apart_with_one_club_only_draws_as_without_it():
+    # Everyone is of the event's own club, so keeping clubs apart has nothing to weigh: the
     # draw is the one the same seed gives without the option.
     event, tables = series_event(12, rounds=3, clubs_apart=True)
     for table in tables:
@@ -364,3 +364,26 @@ def test_drawing_a_round_takes_the_same_queries_for_eight_players_as_for_sixteen
             play_out(table)
         counts.append(_count(lambda event=event: series_round_draw(event=event, seed=1)))
     assert counts[0] == counts[1]
+
+
+def test_clubs_apart_seats_visitors_of_one_club_at_different_tables():
+    event, tables = series_event(12, rounds=3, clubs_apart=False)
+    # Three visitors from one club, who sat at three different tables in round 1.
+    visitors = [table.seats.order_by("position").first().player_id for table in tables]
+    Player.objects.filter(pk__in=visitors).update(home_club="Oulun Rommi")
+    for table in tables:
+        play_out(table)
+
+    def draw(seed: int, apart: bool) -> list[list[int]]:
+        options = {**event.format_options, "clubs_apart": apart}
+        Event.objects.filter(pk=event.pk).update(format_options=options)
+        event.refresh_from_db()
+        return round_tables(series_round_draw(event=event, seed=seed))
+
+    def most_together(tables: list[list[int]]) -> int:
+        return max(sum(p in visitors for p in table) for table in tables)
+
+    # A seed whose draw without the option puts two visitors together (repeats alone do not
+    # keep them apart), then the same seed with it.
+    seed = next(seed for seed in range(60) if most_together(draw(seed, apart=False)) > 1)
+    assert most_together(draw(seed, apart=True)) == 1

@@ -58,3 +58,13 @@ def test_a_guest_is_checked_in_by_name(desk):
         reverse("registration_create", args=[event.club.slug, event.pk]), {"name": "  Vieras  "}
     )
     assert event.registrations.filter(player__name="Vieras").exists()
+
+
+def test_a_visiting_guest_keeps_the_club_typed_with_the_name(desk):
+    client, event, _table = desk
+    client.post(
+        reverse("registration_create", args=[event.club.slug, event.pk]),
+        {"name": "Vilma", "home_club": " Oulun Rommi "},
+    )
+    guest = event.registrations.get(player__name="Vilma").player
+    assert guest.guest and guest.home_club == "Oulun Rommi"
