@@ -9,6 +9,8 @@ who went on. It lives in ``scoring`` because closing a stage needs the scores.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -48,6 +50,7 @@ from tournaments.draw import TableBounds
 from tournaments.models import (
     Event,
     EventFormat,
+    EventStatus,
     Registration,
     RegistrationStatus,
     Role,
@@ -143,9 +146,9 @@ class CloseState:
     tie_breaks: list[TieBreakRow] = field(default_factory=list)
 
 
-def _close_state(stage: Stage) -> CloseState:
+def _close_state(stage: Stage, no_shows: frozenset[int] | None = None) -> CloseState:
     """Six queries whatever the stage's size: its tables, seats and deals, its tie-breaks
-    and who has withdrawn."""
+    and who has withdrawn (one fewer when `no_shows` says who, as for a closed stage)."""
     sheets = stage_sheets(stage=stage)
     state = CloseState(stage=stage, sheets=sheets)
     state.refusal = _sheet_refusal(sheets)
@@ -171,12 +174,16 @@ def _close_state(stage: Stage) -> CloseState:
     options = _options(stage)
     # A player withdrawn since the stage was played will not play on: if they would have
     # gone on, the next in their table's order takes the place (shown as such).
-    options["no_shows"] = frozenset(
-        Registration.objects.filter(
-            event_id=stage.event_id,
-            status=RegistrationStatus.WITHDRAWN,
-            player__seats__table__stage=stage,
-        ).values_list("player_id", flat=True)
+    options["no_shows"] = (
+        no_shows
+        if no_shows is not None
+        else frozenset(
+            Registration.objects.filter(
+                event_id=stage.event_id,
+                status=RegistrationStatus.WITHDRAWN,
+                player__seats__table__stage=stage,
+            ).values_list("player_id", flat=True)
+        )
     )
     stage_ties = [_tie_break(row) for row in rows if row.table_id is None]
     numbered = {sheet.table.number: sheet.table for sheet in sheets}
@@ -562,3 +569,145 @@ def championship_close_section(*, event: Event) -> CloseSection | None:
             )
     refusal = violation_text(state.refusal) if state.refusal is not None else None
     return CloseSection(stage=stage, state=state, advancers=rows, refusal=refusal)
+
+
+# -- a closed stage whose scores were corrected -------------------------------------------------
+
+
+@dataclass
+class StageDrift:
+    """What judging a closed stage again would decide differently from what its closing
+    stored: who would go on instead of whom, another champion, or no judgement at all (a
+    new tie, a table no longer finished). The site never re-seats by itself: the director
+    decides, and `decisions` keeps what they decided."""
+
+    stage: Stage
+    # (player, name): going on now but not then, and going on then but not now.
+    instead: list[tuple[int, str]]
+    of: list[tuple[int, str]]
+    champion: tuple[str | None, str | None] | None
+    refusal: str | None
+    decisions: list[dict[str, Any]]
+
+    @property
+    def seen(self) -> dict[str, Any]:
+        """The drift as a decision records it (JSON), and as it is recognised again."""
+        return {
+            "instead": [list(entry) for entry in self.instead],
+            "of": [list(entry) for entry in self.of],
+            "champion": list(self.champion) if self.champion else None,
+            "refusal": self.refusal,
+        }
+
+    @property
+    def token(self) -> str:
+        """Names exactly this drift on the page, so a decision is never taken on another."""
+        return hashlib.sha256(json.dumps(self.seen, sort_keys=True).encode()).hexdigest()[:16]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.instead or self.of or self.champion or self.refusal)
+
+    @property
+    def decided(self) -> dict[str, Any] | None:
+        """The director's decision on exactly this drift, if there is one."""
+        seen = self.seen
+        return next((d for d in reversed(self.decisions) if d.get("seen") == seen), None)
+
+    @property
+    def instead_names(self) -> str:
+        return ", ".join(name for _player, name in self.instead)
+
+    @property
+    def of_names(self) -> str:
+        return ", ".join(name for _player, name in self.of)
+
+
+def _replaced(outcome: dict[str, Any]) -> frozenset[int]:
+    # Who the closing found withdrawn: judged again with the same no-shows, a withdrawal
+    # since then is not mistaken for a change of score.
+    return frozenset(
+        int(player)
+        for row in outcome.get("advancers", [])
+        for player, _name in row.get("replaces", [])
+    )
+
+
+def _stage_drift(stage: Stage) -> StageDrift:
+    outcome = stage.outcome or {}
+    state = _close_state(stage, no_shows=_replaced(outcome))
+    decisions = list(outcome.get("decisions", []))
+    if state.advancement is None:
+        assert state.refusal is not None
+        return StageDrift(stage, [], [], None, violation_text(state.refusal), decisions)
+    before = {row["player"]: row["name"] for row in outcome.get("advancers", [])}
+    now = {o.player: o.name for o in state.advancement.advancers}
+    instead = sorted((p, n) for p, n in now.items() if p not in before)
+    of = sorted((p, n) for p, n in before.items() if p not in now)
+    champion = None
+    if outcome.get("champion") != state.advancement.champion:
+        names = {**before, **now}
+        champion = (
+            names.get(outcome["champion"]) if outcome.get("champion") else None,
+            names.get(state.advancement.champion) if state.advancement.champion else None,
+        )
+    return StageDrift(stage, instead, of, champion, None, decisions)
+
+
+def closed_stage_drift(*, event: Event) -> list[StageDrift]:
+    """Every closed stage of a championship still in play whose corrected scores would now
+    decide otherwise (decided or not), in stage order. One query, and four per closed stage."""
+    if event.format != EventFormat.CHAMPIONSHIP or event.status == EventStatus.FINISHED:
+        return []
+    drifts = []
+    for stage in event.stages.filter(status=StageStatus.FINISHED).order_by("number"):
+        stage.event = event
+        drift = _stage_drift(stage)
+        if drift.changed:
+            drifts.append(drift)
+    return drifts
+
+
+# The director's choices on a drifted closed stage. ("Reopen": judging the stage again and
+# redrawing what follows it, is not offered yet.)
+DRIFT_KEPT = "kept"
+DRIFT_CHOICES = (DRIFT_KEPT,)
+
+
+@locked_write
+def closed_stage_decision_record(
+    *, stage: Stage, by: User | AnonymousUser, choice: str, token: str | None = None
+) -> Stage:
+    """The director decides on a closed stage that corrected scores would now judge
+    otherwise: "kept" keeps what the closing decided (nothing is re-seated), and the stage
+    keeps who decided, when, and on what. `token` is the drift the page showed: when the
+    scores changed again meanwhile, nothing is recorded."""
+    event_id = Stage.objects.filter(pk=stage.pk).values_list("event_id", flat=True).get()
+    event = Event.objects.select_for_update(of=("self",)).select_related("club").get(pk=event_id)
+    _refuse_unless_director(event, by)
+    stage = Stage.objects.select_for_update(of=("self",)).get(pk=stage.pk)
+    stage.event = event
+    if choice not in DRIFT_CHOICES:
+        raise ValueError(f"unknown decision {choice!r}")
+    if stage.status != StageStatus.FINISHED or event.status == EventStatus.FINISHED:
+        raise RuleViolation(_("This stage is not closed."), code="stage_not_closed")
+    drift = _stage_drift(stage)
+    if not drift.changed or (token is not None and token != drift.token):
+        raise RuleViolation(
+            _("The scores of this stage changed again: look at it again."),
+            code="drift_changed",
+        )
+    assert isinstance(by, User)
+    outcome = dict(stage.outcome or {})
+    outcome["decisions"] = [
+        *outcome.get("decisions", []),
+        {
+            "by": {"id": by.pk, "name": by.get_full_name() or by.get_username()},
+            "at": timezone.now().isoformat(),
+            "seen": drift.seen,
+            "choice": choice,
+        },
+    ]
+    stage.outcome = outcome
+    stage.save(update_fields=["outcome"])
+    return stage

@@ -55,3 +55,12 @@ class StageCloseForm(forms.Form):
     """The stage the page showed: closing it twice, or another one, is refused."""
 
     stage = forms.IntegerField(min_value=1, max_value=32767, widget=forms.HiddenInput)
+
+
+class DriftDecisionForm(forms.Form):
+    """The director's decision on a closed stage whose corrected scores would now decide
+    otherwise: the stage, the drift the page showed (its token), and the choice."""
+
+    stage = forms.IntegerField(min_value=1, max_value=32767, widget=forms.HiddenInput)
+    token = forms.CharField(max_length=64, widget=forms.HiddenInput)
+    choice = forms.ChoiceField(choices=[("kept", _("Keep the decision"))])

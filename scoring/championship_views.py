@@ -16,9 +16,10 @@ from scoring.championship import (
     championship_close_state,
     championship_stage_close,
     championship_stage_to_close,
+    closed_stage_decision_record,
     tie_break_record,
 )
-from scoring.championship_forms import StageCloseForm, TieBreakForm
+from scoring.championship_forms import DriftDecisionForm, StageCloseForm, TieBreakForm
 from tournaments.models import Event, Role, StageStatus, Table
 from tournaments.permissions import get_club_for
 
@@ -88,3 +89,33 @@ def stage_close_view(request: HttpRequest, slug: str, event_id: int) -> HttpResp
         % {"number": stage.number, "next": closed.number},
     )
     return _back(slug, event_id, "#draw")
+
+
+@login_required
+@require_POST
+def drift_decision_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """Keep what a closed stage decided although corrected scores would now decide
+    otherwise: recorded with who and when; nothing is re-seated."""
+    event = _director_event(request, slug, event_id)
+    form = DriftDecisionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("The scores of this stage changed again: look at it again."))
+        return _back(slug, event_id, "#drift")
+    stage = get_object_or_404(
+        event.stages.filter(status=StageStatus.FINISHED), number=form.cleaned_data["stage"]
+    )
+    try:
+        closed_stage_decision_record(
+            stage=stage,
+            by=request.user,
+            choice=form.cleaned_data["choice"],
+            token=form.cleaned_data["token"],
+        )
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+    else:
+        messages.success(
+            request,
+            _("Recorded: stage %(number)d stands as it was closed.") % {"number": stage.number},
+        )
+    return _back(slug, event_id, "#drift")

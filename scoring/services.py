@@ -73,22 +73,29 @@ class TableClosed(Exception):
     event finished. Nothing was saved; the page says to ask the director."""
 
 
-def _locked_table(table: Table) -> Table:
+def _locked_table(table: Table, correcting: Actor | None = None) -> Table:
     # The table row only (of=self): joining the stage and event must not lock them too, or
     # a save at one table would wait on a director's work on the event.
     locked = (
         Table.objects.select_for_update(of=("self",))
-        .select_related("stage__event")
+        .select_related("stage__event__club")
         .filter(pk=table.pk, entry_key=table.entry_key)
         .first()
     )
-    if (
-        locked is None
-        or locked.stage.status != StageStatus.CONFIRMED
-        or locked.stage.event.status == EventStatus.FINISHED
-    ):
+    if locked is None or locked.stage.event.status == EventStatus.FINISHED:
         raise TableClosed
-    return locked
+    if locked.stage.status == StageStatus.CONFIRMED:
+        return locked
+    # A closed championship stage takes only the director's corrections: the manage page
+    # then flags what would change, and nothing is re-seated by itself.
+    if (
+        correcting is not None
+        and locked.stage.status == StageStatus.FINISHED
+        and locked.stage.event.format == EventFormat.CHAMPIONSHIP
+        and directs(table=locked, by=correcting)
+    ):
+        return locked
+    raise TableClosed
 
 
 def _replayed(deal: Deal | None, request_id: str) -> bool:
@@ -155,10 +162,13 @@ def deal_record(
     correct its own deal until it is confirmed, and enter a voided deal again. A repeated
     request (same request_id) returns the deal it already made.
     """
-    table = _locked_table(table)
+    table = _locked_table(table, correcting=by)
     variant = table.stage.event.variant
     deals = list(Deal.objects.filter(table=table).order_by("number"))
     deal = next((d for d in deals if d.number == number), None)
+    if deal is None and table.stage.status != StageStatus.CONFIRMED:
+        # A closed stage's deals are corrected, never added to.
+        raise TableClosed
     if deal is not None and _replayed(deal, request_id):
         return deal
     current_version = deal.version if deal else 0

@@ -74,6 +74,11 @@ urlpatterns = [
         championship_views.tie_break_view,
         name="championship_tie_break",
     ),
+    path(
+        event + "championship/drift/",
+        championship_views.drift_decision_view,
+        name="championship_drift_decision",
+    ),
     path(event + "series/draw/", series_views.series_round_draw_view, name="series_round_draw"),
     path(event + "rounds/pair/", headtohead_views.h2h_round_pair, name="h2h_round_pair"),
     path(event + "tables/", director_views.event_tables, name="event_tables"),

@@ -35,7 +35,7 @@ from scoring.services import (
     seat_claim,
     seat_release,
 )
-from tournaments.models import Event, EventStatus, StageStatus, Table
+from tournaments.models import Event, EventFormat, EventStatus, StageStatus, Table
 
 DEVICE_COOKIE = "lappu_device"
 
@@ -44,11 +44,24 @@ def table_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
     """A page of the table's private link: the key is the permission, nothing is cached, and
     a link that no longer works (replaced, its stage redrawn, its event finished) answers
     with a page that says so instead of a bare 404."""
+    return _table_page(view, closed_stage=False)
 
+
+def correction_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A table page that the club's director (signed in; never a phone) may also open on a
+    closed championship stage, to correct one of its deals."""
+    return _table_page(view, closed_stage=True)
+
+
+def _table_page(
+    view: Callable[..., HttpResponse], *, closed_stage: bool
+) -> Callable[..., HttpResponse]:
     @functools.wraps(view)
     @never_cache
     def wrapper(request: HttpRequest, key: str, **kwargs: Any) -> HttpResponse:
         table = _open_table(key)
+        if table is None and closed_stage:
+            table = _closed_stage_table(key, request)
         if table is None:
             return _link_gone(request, key)
         try:
@@ -73,6 +86,25 @@ def _open_table(key: str) -> Table | None:
         .exclude(stage__event__status=EventStatus.FINISHED)
         .first()
     )
+
+
+def _closed_stage_table(key: str, request: HttpRequest) -> Table | None:
+    # Only asked once the link is closed: the director's own pages reach it, phones never.
+    if not request.user.is_authenticated:
+        return None
+    table = (
+        Table.objects.select_related("stage__event__club")
+        .filter(
+            entry_key=key,
+            stage__status=StageStatus.FINISHED,
+            stage__event__format=EventFormat.CHAMPIONSHIP,
+        )
+        .exclude(stage__event__status=EventStatus.FINISHED)
+        .first()
+    )
+    if table is None or not directs(table=table, by=Actor(device="", user=request.user)):
+        return None
+    return table
 
 
 def _link_gone(request: HttpRequest, key: str) -> HttpResponse:
@@ -183,7 +215,7 @@ def _entry_context(
     }
 
 
-@table_page
+@correction_page
 def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
     context = _entry_context(request, table)
     if not _may_enter(request, table):
@@ -192,7 +224,7 @@ def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
     return render(request, "scoring/table_entry.html", context)
 
 
-@table_page
+@correction_page
 @rate_limit(scope="table_live")
 def table_live(request: HttpRequest, table: Table) -> HttpResponse:
     """The table's totals and deals waiting for confirmation, polled by every phone."""
@@ -226,7 +258,7 @@ def _posted_entry(request: HttpRequest, table: Table) -> tuple[DealEntry, DealMe
 
 
 @require_POST
-@table_page
+@correction_page
 @rate_limit(scope="table_check")
 def table_check(request: HttpRequest, table: Table) -> HttpResponse:
     """Live check while typing (htmx): the engine's verdict and the points, nothing saved."""
@@ -246,7 +278,7 @@ def table_check(request: HttpRequest, table: Table) -> HttpResponse:
 
 
 @require_POST
-@table_page
+@correction_page
 @rate_limit(scope="table_write")
 def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     if not _may_enter(request, table):
@@ -326,7 +358,7 @@ def _points_of(sheet: Any, number: int, entry: dict[str, Any]) -> list[tuple[Any
     return list(zip(sheet.seats, points, strict=False))
 
 
-@table_page
+@correction_page
 def deal_edit(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     deal = get_object_or_404(Deal, table=table, number=number)
     context = _entry_context(
