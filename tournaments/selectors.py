@@ -315,9 +315,12 @@ def late_arrivals(*, event: Event) -> LateArrivals | None:
     stage = stage_current(event=event)
     if stage is None:
         return None
+    unseated = stage_unseated(stage=stage)
     if stage.number > 1 and event.format == EventFormat.CHAMPIONSHIP:
-        return None  # a championship's later stage seats who went on: the others wait for nothing
-    waiting = list(stage_unseated(stage=stage))
+        # A later stage seats who went on; those knocked out wait for nothing. Only a late
+        # entry, never seated at this event, waits for a seat.
+        unseated = unseated.exclude(player__seats__table__stage__event_id=event.pk)
+    waiting = list(unseated)
     if not waiting:
         return None
     bounds = stage_bounds(stage=stage)

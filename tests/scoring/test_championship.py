@@ -32,8 +32,10 @@ from tournaments.models import (
     StageStatus,
     Table,
 )
+from tournaments.selectors import late_arrivals
 from tournaments.services import (
     event_create,
+    late_arrivals_seat,
     registration_add,
     registration_status_set,
     stage_confirm,
@@ -390,3 +392,19 @@ def test_a_withdrawn_winner_is_replaced_by_the_next_at_their_table():
     assert preview.outcome(replacement).reason is Reason.REPLACES_NO_SHOW
     following = championship_stage_close(stage=stage, by=director, seed=2)
     assert gone not in [seat.player_id for seat in Seat.objects.filter(table__stage=following)]
+
+
+def test_a_late_entry_between_stages_is_seated_at_the_next_stage_before_it_starts():
+    event, stage, director = championship(9)
+    for table in stage.tables.order_by("number"):
+        play(table, winner_scheme(3, winner=0))
+    following = championship_stage_close(stage=stage, by=director, seed=3)
+    late_comer = Player.objects.create(club=event.club, name="Late Lauri")
+    registration_add(event=event, player=late_comer, checked_in=True)
+    stage_confirm(stage=following)
+    plan = late_arrivals(event=event)
+    # Only the late entry waits: those knocked out in stage 1 are not late arrivals.
+    assert plan is not None and [r.player.name for r in plan.waiting] == ["Late Lauri"]
+    (final,) = following.tables.all()
+    late_arrivals_seat(stage=following, joins={late_comer.pk: final.pk})
+    assert late_comer.pk in seated(final) and len(seated(final)) == 4
