@@ -588,6 +588,9 @@ class StageDrift:
     champion: tuple[str | None, str | None] | None
     refusal: str | None
     decisions: list[dict[str, Any]]
+    # (name, place then, place now) of every player whose place in the stage's ranking, and
+    # so in the final ranking, would change: "Aino 5 → =4".
+    moved: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def seen(self) -> dict[str, Any]:
@@ -597,6 +600,7 @@ class StageDrift:
             "of": [list(entry) for entry in self.of],
             "champion": list(self.champion) if self.champion else None,
             "refusal": self.refusal,
+            "moved": [list(entry) for entry in self.moved],
         }
 
     @property
@@ -606,7 +610,7 @@ class StageDrift:
 
     @property
     def changed(self) -> bool:
-        return bool(self.instead or self.of or self.champion or self.refusal)
+        return bool(self.instead or self.of or self.champion or self.refusal or self.moved)
 
     @property
     def decided(self) -> dict[str, Any] | None:
@@ -651,7 +655,28 @@ def _stage_drift(stage: Stage) -> StageDrift:
             names.get(outcome["champion"]) if outcome.get("champion") else None,
             names.get(state.advancement.champion) if state.advancement.champion else None,
         )
-    return StageDrift(stage, instead, of, champion, None, decisions)
+    then = _ranking_places(
+        [[(r["player"], r["name"]) for r in g] for g in outcome.get("ranking", [])]
+    )
+    places = _ranking_places([[(p.player, p.name) for p in g] for g in state.advancement.ranking])
+    moved = sorted(
+        (name, then[player][1], label)
+        for player, (name, label) in places.items()
+        if player in then and then[player][1] != label
+    )
+    return StageDrift(stage, instead, of, champion, None, decisions, moved)
+
+
+def _ranking_places(groups: Sequence[Sequence[tuple[int, str]]]) -> dict[int, tuple[str, str]]:
+    """Each player's (name, place label) in a stage ranking of shared-place groups."""
+    places: dict[int, tuple[str, str]] = {}
+    place = 1
+    for group in groups:
+        label = f"={place}" if len(group) > 1 else str(place)
+        for player, name in group:
+            places[player] = (name, label)
+        place += len(group)
+    return places
 
 
 def closed_stage_drift(*, event: Event) -> list[StageDrift]:

@@ -147,8 +147,22 @@ def test_only_the_director_opens_the_correction_of_a_closed_stage():
 
 def test_a_correction_that_changes_nothing_is_not_flagged():
     event, _stage, director, tables = closed_stage()
-    correct(tables[0], director, SAME)
+    stored = Deal.objects.get(table=tables[0], number=7).entry
+    correct(tables[0], director, stored)
     assert closed_stage_drift(event=event) == []
+
+
+def test_a_correction_that_only_reorders_the_final_ranking_is_flagged(client):
+    event, _stage, director, tables = closed_stage()
+    correct(tables[0], director, SAME)
+    [drift] = closed_stage_drift(event=event)
+    # The same players go on, but those knocked out would rank otherwise.
+    assert drift.instead == [] and drift.of == []
+    assert drift.moved and all(before != now for _name, before, now in drift.moved)
+    client.force_login(director)
+    page = client.get(reverse("event_manage", args=[event.club.slug, event.pk])).content.decode()
+    name, before, now = drift.moved[0]
+    assert "The final ranking would change:" in page and f"{name} {before} → {now}" in page
 
 
 def test_keeping_the_decision_records_who_and_when_and_clears_the_flag(client):
