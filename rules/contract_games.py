@@ -398,12 +398,15 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
         unresolved.append(group)
 
     finished = len(deals) == len(variant.deals)
+    # A table whose top players stay level after the tie order has no winner of its own:
+    # the director's recorded tie-break decides, never the seat order.
+    tied_at_top = bool(unresolved) and seats > 0 and ranking[0] in unresolved[0]
     return TableStanding(
         totals=tuple(totals),
         lower_is_better=True,
         finished=finished,
         ranking=tuple(ranking),
-        winner=ranking[0] if finished and seats else None,
+        winner=ranking[0] if finished and seats and not tied_at_top else None,
         extra={
             "deals_played": len(deals),
             "deals_won": won,

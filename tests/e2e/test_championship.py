@@ -1,16 +1,16 @@
 """A 9-player Rutupeli table-winner championship on phones, from check-in to champion: the
-director draws and closes each stage on the manage page and settles a tie there; each stage
-has a deal entered at a table's page by one phone and confirmed by another (the other deals
-go through the same scoring services, to keep the test short)."""
+director draws and closes each stage on the manage page and settles a tie there; every deal
+of every table (three tables of three, then the final: 28 deals) is entered at its table's
+page by one phone and confirmed by another phone at a different seat."""
 
 from __future__ import annotations
 
 import datetime
+import re
 
 from playwright.sync_api import expect
 
 from scoring.models import Deal
-from scoring.services import Actor, deal_confirm, deal_record
 from tests.e2e.conftest import shoot, sign_in
 from tests.factories import ClubFactory, MembershipFactory
 from tournaments.models import EventFormat, Player, Role, Stage, Table
@@ -19,86 +19,92 @@ from tournaments.services import event_create, registration_add
 DEALS = 7  # Rutupeli's seven games
 NAMES = ["Aino", "Eero", "Helmi", "Jussi", "Kaisa", "Mikko", "Noora", "Olli"]
 
-
-def entry(out: int, points: list[int]) -> dict:
-    return {
-        "out": out,
-        "players": [
-            {"cards": None, "points": None if seat == out else value, "buys": 0}
-            for seat, value in enumerate(points)
-        ],
-    }
-
-
-def enter(table: Table, number: int, item: dict) -> None:
-    """A deal as two phones at the table would save it: one submits, another confirms."""
-    deal = deal_record(
-        table=table,
-        number=number,
-        entry=item,
-        by=Actor(device="svc-a", seat=0),
-        expected_version=0,
-        request_id=f"svc-{table.pk}-{number}",
-    )
-    deal_confirm(
-        deal=deal,
-        by=Actor(device="svc-b", seat=1),
-        expected_version=deal.version,
-        request_id=f"svc-{table.pk}-{number}-ok",
-    )
-
-
-def win_from(table: Table, first: int) -> None:
-    """Deals `first`..7: seat 0 goes out every time, the others take 10 and 20."""
-    for number in range(first, DEALS + 1):
-        enter(table, number, entry(0, [0, 10, 20]))
-
-
-def tie_first_two(table: Table) -> None:
-    """Seats 0 and 1 level on total, last deal and deals won: only a tie-break parts them."""
-    for number in range(1, DEALS + 1):
-        if number <= 3:
-            item = entry(0, [0, 10, 50])
-        elif number <= 6:
-            item = entry(1, [10, 0, 50])
-        else:
-            item = entry(2, [10, 10, 0])
-        enter(table, number, item)
+# A deal as the table enters it: who went out, and the others' points typed.
+WIN = [(0, [0, 10, 20])] * DEALS  # seat 0 goes out every time: a clear winner
+# Seats 0 and 1 level on total, last deal and deals won: only a tie-break parts them.
+TIE = [(0, [0, 10, 50])] * 3 + [(1, [10, 0, 50])] * 3 + [(2, [10, 10, 0])]
 
 
 def names_of(table: Table) -> list[str]:
     return list(table.seats.order_by("position").values_list("player__name", flat=True))
 
 
-def deal_one_on_phones(browser, url: str) -> None:
-    """Deal 1 at a table of three, through its page: seat 1 submits (seat 0 went out; the
-    others' hands tapped), seat 2 confirms from another phone."""
+class TablePhones:
+    """Two phones at one table, each holding its seat for the whole game: the scorer (seat 0)
+    enters each deal, the other (seat 1) confirms it."""
 
-    def phone():
+    def __init__(self, browser, url: str) -> None:
+        self.url = url
+        self.scorer = self._phone(browser)
+        self.checker = self._phone(browser)
+        self.scorer.goto(url)
+        self.scorer.locator("button[name=seat]").first.click()
+        expect(self.scorer.get_by_text(re.compile(r"You are \w+\."))).to_be_visible()
+        self.checker.goto(url)
+        self.checker.locator("button[name=seat]").nth(1).click()
+        expect(self.checker.get_by_text(re.compile(r"You are \w+\."))).to_be_visible()
+
+    @staticmethod
+    def _phone(browser):
         context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
         page = context.new_page()
         page.set_default_timeout(15_000)
         return page
 
-    scorer = phone()
-    scorer.goto(url)
-    scorer.locator("button[name=seat]").first.click()
-    expect(scorer.get_by_text("2 sets")).to_be_visible()
-    scorer.locator("input[name=out]").first.check()
-    second = scorer.locator("fieldset.seat").nth(1)
-    second.get_by_role("button", name="A", exact=True).click()
-    second.get_by_role("button", name="K", exact=True).click()
-    second.get_by_role("button", name="Next hand").click()
-    scorer.locator("fieldset.seat").nth(2).get_by_role("button", name="5", exact=True).click()
-    expect(scorer.locator("#check")).to_contain_text("Looks right")
-    scorer.get_by_role("button", name="Submit").click()
-    expect(scorer.get_by_text("Deal 1 saved")).to_be_visible()
-    other = phone()
-    other.goto(url)
-    other.locator("button[name=seat]").nth(1).click()
-    other.get_by_role("button", name="Confirm deal 1").click()
-    expect(other.get_by_text("Deal 1 confirmed.")).to_be_visible()
-    shoot(other, "championship-table-confirmed")
+    def enter(self, number: int, out: int, points: list[int]) -> None:
+        """Deal `number` on the scorer's page: who went out picked, each other hand's points
+        typed with one hand open at a time ("Next hand" between them), then submitted."""
+        page = self.scorer
+        page.goto(self.url)
+        expect(page.locator("h2.deal-title")).to_have_text(f"Deal {number}")
+        page.locator(f"input[name=out][value='{out}']").check()
+        hands = [seat for seat in range(len(points)) if seat != out]
+        for index, seat in enumerate(hands):
+            if index:
+                page.locator(f"fieldset.seat[data-seat='{hands[index - 1]}']").get_by_role(
+                    "button", name="Next hand"
+                ).click()
+            hand = page.locator(f"fieldset.seat[data-seat='{seat}']")
+            expect(hand).to_have_class(re.compile(r"\bopen\b"))
+            hand.get_by_label("…or points").fill(str(points[seat]))
+        expect(page.locator("#check")).to_contain_text("Looks right")
+        page.get_by_role("button", name="Submit").click()
+        expect(page.get_by_text(f"Deal {number} saved")).to_be_visible()
+
+    def confirm(self, number: int) -> None:
+        page = self.checker
+        page.goto(self.url)
+        expect(page.get_by_text(f"Deal {number} waits for confirmation.")).to_be_visible()
+        page.get_by_role("button", name=f"Confirm deal {number}").click()
+        expect(page.get_by_text(f"Deal {number} confirmed.")).to_be_visible()
+
+    def play(self, deals: list[tuple[int, list[int]]], name: str, winner: str | None) -> None:
+        """The whole game, every deal entered on one phone and confirmed on the other; the
+        page then names the table's `winner` (None: a tie, left to the director)."""
+        for number, (out, points) in enumerate(deals, start=1):
+            self.enter(number, out, points)
+            if number == 1:
+                shoot(self.scorer, f"championship-{name}-saved")
+            self.confirm(number)
+        expect(self.checker.get_by_text("The game is over. Thank you!")).to_be_visible()
+        if winner is not None:
+            expect(self.checker.get_by_text(f"{winner} wins the table.")).to_be_visible()
+        else:  # level at the top: the page names nobody, the director settles it
+            expect(self.checker.get_by_text("the director settles the win")).to_be_visible()
+            expect(self.checker.get_by_text("wins the table")).to_have_count(0)
+        shoot(self.checker, f"championship-{name}-over")
+        # The phones are done: no more polling from them while the event goes on.
+        self.scorer.context.close()
+        self.checker.context.close()
+
+
+def assert_saved(table: Table, deals: list[tuple[int, list[int]]]) -> None:
+    """What the pages saved is the deals as entered, each confirmed by a second phone."""
+    saved = list(Deal.objects.filter(table=table).order_by("number"))
+    assert [deal.number for deal in saved] == list(range(1, DEALS + 1))
+    assert all(deal.is_confirmed for deal in saved)
+    assert [deal.entry["out"] for deal in saved] == [out for out, _points in deals]
+    assert [deal.points for deal in saved] == [points for _out, points in deals]
 
 
 def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone, browser):
@@ -131,11 +137,17 @@ def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone
     expect(phone.locator("ol.tables li")).to_have_count(3)
     phone.get_by_role("button", name="Confirm the tables").click()
 
+    # Each table plays its seven deals on two phones: table 1 ends in an exact tie (no
+    # winner asserted there: the director settles it), at the others seat 0 wins.
     one, two, three = Table.objects.filter(stage__event=event).order_by("number")
-    deal_one_on_phones(browser, f"{live_server.url}{two.get_entry_url()}")
-    win_from(two, 2)
-    tie_first_two(one)
-    win_from(three, 1)
+    for table, deals, name, winner in [
+        (one, TIE, "table-1", None),
+        (two, WIN, "table-2", names_of(two)[0]),
+        (three, WIN, "table-3", names_of(three)[0]),
+    ]:
+        phones = TablePhones(browser, f"{live_server.url}{table.get_entry_url()}")
+        phones.play(deals, name, winner)
+        assert_saved(table, deals)
 
     # The close is blocked by the tie at table 1: the director records a card draw.
     first, second, _third = names_of(one)
@@ -166,15 +178,15 @@ def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone
     close.get_by_role("button", name="Close the stage and draw stage 2").click()
     expect(phone.get_by_text("Stage 1 is closed.")).to_be_visible()
 
-    # Stage 2 is the final of the three winners, previewed, then confirmed.
+    # Stage 2 is the final of the three winners, previewed, confirmed, played on two phones.
     expect(phone.locator("ol.tables li")).to_have_count(1)
     phone.get_by_role("button", name="Confirm the tables").click()
     final = Table.objects.get(stage=Stage.objects.get(event=event, number=2))
     assert sorted(names_of(final)) == sorted(winners)
-    deal_one_on_phones(browser, f"{live_server.url}{final.get_entry_url()}")
-    win_from(final, 2)
-    assert Deal.objects.filter(table=final).count() == DEALS
     champion = names_of(final)[0]
+    phones = TablePhones(browser, f"{live_server.url}{final.get_entry_url()}")
+    phones.play(WIN, "final", champion)
+    assert_saved(final, WIN)
 
     phone.goto(manage)
     phone.reload()

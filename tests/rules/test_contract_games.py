@@ -285,6 +285,16 @@ def test_tie_unresolved_falls_to_seat_order_and_is_reported() -> None:
     assert table.totals[0] == table.totals[1]
     assert table.ranking[:2] == (0, 1)
     assert table.extra["tie_unresolved"] == [[0, 1]]
+    # Level at the top after the whole tie order: no winner by seat order, the director
+    # settles it.
+    assert table.finished and table.winner is None
+
+
+def test_a_tie_below_the_top_leaves_the_winner() -> None:
+    deals = [deal((0, 10, 10), 0)] * 7
+    table = standing(RUT, 3, deals)
+    assert table.extra["tie_unresolved"] == [[1, 2]]
+    assert table.winner == 0
 
 
 def test_tie_order_is_an_option() -> None:
