@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Max, Prefetch, Q, QuerySet
+from django.utils.translation import gettext, ngettext
 
 from rules import RuleViolation, game_spec
 from rules.i18n import _
@@ -347,3 +348,70 @@ def late_arrivals(*, event: Event) -> LateArrivals | None:
         new_numbers=list(range(last + 1, last + 1 + len(waiting) // bounds.min_size)),
         proposal=late_placement([r.player_id for r in waiting], open_tables, bounds),
     )
+
+
+def event_format_rows(*, event: Event) -> list[tuple[str, str]]:
+    """The event's format and its options in plain words, for its public and manage pages
+    (the reader's language): what a player needs to know about how the event runs."""
+    options = event.format_options if isinstance(event.format_options, dict) else {}
+    rows = [(gettext("Format"), str(event.get_format_display()))]
+    if event.format == EventFormat.CHAMPIONSHIP:
+        top_k = int(options.get("top_k", 1) or 1)
+        rows.append(
+            (
+                gettext("Who goes on"),
+                ngettext(
+                    "the winner of each table",
+                    "the top %(count)d of each table",
+                    top_k,
+                )
+                % {"count": top_k},
+            )
+        )
+        rows.append(
+            (
+                gettext("Lucky losers"),
+                gettext("the best of the others fill the next stage to whole tables")
+                if options.get("lucky_losers")
+                else gettext("none"),
+            )
+        )
+    elif event.format == EventFormat.SERIES:
+        rows.append((gettext("Rounds"), str(options.get("rounds", 1))))
+        rows.append(
+            (
+                gettext("Seating each round"),
+                gettext("by the standings: similar totals meet")
+                if options.get("reseat") == "standings"
+                else gettext("at random, meeting as few earlier tablemates as possible"),
+            )
+        )
+        rows.append(
+            (
+                gettext("Ranking"),
+                gettext("by placement points: 60 for a table's winner down to 0 for its last")
+                if options.get("series_ranking") == "placement"
+                else gettext("by points, every round's totals added"),
+            )
+        )
+        if options.get("clubs_apart"):
+            rows.append((gettext("Clubs"), gettext("players of one club sit apart")))
+    elif event.format in (EventFormat.ROUND_ROBIN, EventFormat.SWISS):
+        if event.format == EventFormat.SWISS and options.get("rounds"):
+            rows.append((gettext("Rounds"), str(options["rounds"])))
+        wins, points = int(options.get("bye_wins", 1) or 0), int(options.get("bye_points", 0) or 0)
+        rows.append(
+            (
+                gettext("A bye is worth"),
+                ngettext("%(wins)d win", "%(wins)d wins", wins) % {"wins": wins}
+                + ", "
+                + ngettext("%(points)d point", "%(points)d points", points) % {"points": points},
+            )
+        )
+        rows.append(
+            (
+                gettext("Standings"),
+                gettext("match wins, then settlement points, then the matches between those level"),
+            )
+        )
+    return rows

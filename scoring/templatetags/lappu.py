@@ -9,6 +9,8 @@ from django import template
 from rules import Card, RuleViolation, Suit
 from rules.cards import RANK_CODES
 from scoring.i18n import contract_text, violation_text
+from tournaments.models import Event
+from tournaments.selectors import event_format_rows
 
 register = template.Library()
 
@@ -70,3 +72,9 @@ def violation(error: RuleViolation | None, names: Sequence[str] | None = None) -
     """An engine error in the reader's language: `{{ sheet.problem.reason|violation }}`;
     `{{ …|violation:names }}` names the seats' players (`names` in seat order)."""
     return violation_text(error, names) if error is not None else ""
+
+
+@register.simple_tag
+def format_rows(event: Event) -> list[tuple[str, str]]:
+    """`{% format_rows event as rows %}`: the event's format in plain words."""
+    return event_format_rows(event=event)
