@@ -250,7 +250,13 @@ def _pairing(
             schedule = _schedule_of_played_round(first, played)
         if number > len(schedule):
             raise _all_played(len(schedule))
-        return schedule[number - 1], {}
+        # A player who has withdrawn plays no more: their scheduled match is dropped (the
+        # opponent sits the round out, for no points), and nobody else's changes.
+        present = set(_checked_in(event))
+        planned = schedule[number - 1]
+        pairs = tuple(pair for pair in planned.pairs if set(pair) <= present)
+        bye = planned.bye if planned.bye in present else None
+        return Pairing(pairs=pairs, bye=bye), {}
     players = _checked_in(event)
     results = _results(stages, matches)
     return swiss_next(players, results, bye_value=h2h_bye_value(event=event), seed=seed), {}
@@ -294,7 +300,14 @@ def _state(event: Event, stages: list[Stage], matches: Sequence[Match]) -> Round
     if event.status == EventStatus.FINISHED:
         refusal = RuleViolation(_("This event is already finished."), code="event_finished")
     elif preview is None and current is not None:
-        refusal = _round_refusal(current.number, [m for m in matches if m.round == current.number])
+        # A match left by a player who has withdrawn never ends: it holds up no round.
+        gone = set(
+            event.registrations.filter(status=RegistrationStatus.WITHDRAWN).values_list(
+                "player_id", flat=True
+            )
+        )
+        playing = [m for m in matches if m.round == current.number and not {m.a, m.b} & gone]
+        refusal = _round_refusal(current.number, playing)
         if refusal is None and number > total:
             refusal = _all_played(total)
     return RoundState(number, preview, current, total, refusal)

@@ -18,7 +18,13 @@ from scoring.models import Deal
 from scoring.services import Actor, deal_confirm, deal_record
 from tests.factories import ClubFactory, MembershipFactory
 from tournaments.models import Event, EventFormat, Player, Role, Stage, StageStatus
-from tournaments.services import event_create, registration_add, seat_swap, stage_confirm
+from tournaments.services import (
+    event_create,
+    registration_add,
+    registration_status_set,
+    seat_swap,
+    stage_confirm,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -335,3 +341,20 @@ def test_the_public_page_takes_the_same_queries_for_8_and_16_players(client):
             assert client.get(url).status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+def test_a_player_who_withdraws_holds_up_no_round_of_a_round_robin():
+    event = h2h_event(players=4, format=EventFormat.ROUND_ROBIN)
+    first = pair_and_confirm(event, seed=1)
+    gone = pairs_of(first)[0][1]
+    for table in first.tables.order_by("number"):
+        a, b = table.seats.order_by("position").values_list("player_id", flat=True)
+        if gone not in (a, b):
+            play(table, a)
+    # The withdrawn player's match stays unfinished: it must not block round 2.
+    registration = event.registrations.get(player_id=gone)
+    registration_status_set(registration=registration, status="withdrawn")
+    second = pair_and_confirm(event)
+    paired = [p for pair in pairs_of(second) for p in pair]
+    assert gone not in paired
+    assert len(pairs_of(second)) == 1  # the other scheduled match; its opponent sits out
