@@ -24,6 +24,7 @@ from django.utils.translation import gettext
 
 from core.db import locked_write
 from core.i18n import violation_text
+from core.places import place_text
 from rules import RuleViolation
 from rules.i18n import _
 from scoring.judge import deal_scores, standing_and_problem
@@ -672,7 +673,7 @@ def _ranking_places(groups: Sequence[Sequence[tuple[int, str]]]) -> dict[int, tu
     places: dict[int, tuple[str, str]] = {}
     place = 1
     for group in groups:
-        label = f"={place}" if len(group) > 1 else str(place)
+        label = place_text(place, len(group) > 1)
         for player, name in group:
             places[player] = (name, label)
         place += len(group)

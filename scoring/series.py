@@ -27,6 +27,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from core.db import locked_write
+from core.places import place_text
 from rules import RuleViolation
 from rules.i18n import _, ngettext
 from scoring.judge import deal_scores, standing_and_problem
@@ -127,7 +128,7 @@ class SeriesRow:
 
     @property
     def place_label(self) -> str:
-        return f"={self.place}" if self.shared else str(self.place)
+        return place_text(self.place, self.shared)
 
 
 @dataclass

@@ -19,6 +19,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from core.paging import paginate_table
+from core.places import place_text
 from core.tables import NUMBER, BaseTable, paginate_polled
 from scoring.selectors import DealHead, PointsMatrix, RankingRow, RecordRow, SheetRow
 
@@ -74,7 +75,7 @@ class RankingTable(BaseTable):
             ) % {"count": first.after_deals}
 
     def render_place(self, record: RankingRow) -> str:
-        return f"={record.place}" if record.shared else str(record.place)
+        return place_text(record.place, record.shared)
 
     def value_place(self, record: RankingRow) -> int:
         return record.place

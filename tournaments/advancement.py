@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Generic, TypeVar
 
+from core.places import place_text
 from rules.errors import RulesError, RuleViolation
 from rules.i18n import Phrase, _, ngettext
 from rules.results import TableStanding
@@ -305,7 +306,21 @@ class StagePlacing(Generic[P]):
     @property
     def place_label(self) -> str:
         """The place as shown: ``"2"``, or ``"=2"`` when shared."""
-        return f"={self.place}" if self.shared else str(self.place)
+        return place_text(self.place, self.shared)
+
+
+class _Placed(Generic[P]):
+    """A row about one player's placing: its player and name are the placing's."""
+
+    placing: StagePlacing[P]
+
+    @property
+    def player(self) -> P:
+        return self.placing.player
+
+    @property
+    def name(self) -> str:
+        return self.placing.name
 
 
 class Reason(enum.StrEnum):
@@ -322,7 +337,7 @@ class Reason(enum.StrEnum):
 
 
 @dataclass(frozen=True)
-class Outcome(Generic[P]):
+class Outcome(_Placed[P]):
     """Whether a player goes on from the stage, and why.
 
     ``tie_break`` is the recorded tie-break that decided it, when one did (at the table, or
@@ -335,14 +350,6 @@ class Outcome(Generic[P]):
     reason: Reason
     tie_break: TieBreak[P] | None = None
     replaces: tuple[TablePlayer[P], ...] = ()
-
-    @property
-    def player(self) -> P:
-        return self.placing.player
-
-    @property
-    def name(self) -> str:
-        return self.placing.name
 
     @property
     def text(self) -> Phrase:
@@ -1018,7 +1025,7 @@ def advance(
 
 
 @dataclass(frozen=True)
-class RankedPlayer(Generic[P]):
+class RankedPlayer(_Placed[P]):
     """A row of a championship's final ranking.
 
     ``place`` counts the players ahead (two at "=5" are followed by 7); ``stage`` is the
@@ -1032,17 +1039,9 @@ class RankedPlayer(Generic[P]):
     placing: StagePlacing[P]
 
     @property
-    def player(self) -> P:
-        return self.placing.player
-
-    @property
-    def name(self) -> str:
-        return self.placing.name
-
-    @property
     def label(self) -> str:
         """The place as shown: ``"5"``, or ``"=5"`` when shared."""
-        return f"={self.place}" if self.shared else str(self.place)
+        return place_text(self.place, self.shared)
 
 
 def final_ranking(stages: Sequence[Advancement[P]]) -> tuple[RankedPlayer[P], ...]:

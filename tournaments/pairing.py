@@ -26,6 +26,7 @@ from typing import Generic, Literal, TypeVar
 
 import networkx as nx
 
+from core.places import place_text
 from rules.errors import RulesError, RuleViolation
 from rules.gin import Settlement
 from rules.i18n import ngettext
@@ -151,7 +152,7 @@ class H2HStanding(Generic[P]):
 
     @property
     def place_label(self) -> str:
-        return f"={self.place}" if self.shared else str(self.place)
+        return place_text(self.place, self.shared)
 
 
 Result = MatchResult[P] | Bye[P]
