@@ -858,6 +858,11 @@ def pending_ties(
         no_shows=no_shows,
         stage_tie_breaks=stage_tie_breaks,
     )
+    return _pending(judged)
+
+
+def _pending(judged: _Judged[P]) -> tuple[PendingTie[P], ...]:
+    # The tables' ties first: the lucky losers' cut is known only once they are settled.
     if judged.table_ties:
         return tuple(judged.table_ties)
     return (judged.lucky_tie,) if judged.lucky_tie is not None else ()
@@ -965,10 +970,9 @@ def advance(
         no_shows=no_shows,
         stage_tie_breaks=stage_tie_breaks,
     )
-    if judged.table_ties:
-        raise _unresolved(judged.table_ties)
-    if judged.lucky_tie is not None:
-        raise _unresolved([judged.lucky_tie])
+    ties = _pending(judged)
+    if ties:
+        raise _unresolved(ties)
     lucky = {id(seat) for seat in judged.lucky}
     ordered = [seat for group, _tb, _index in judged.ranking for seat in group]
     outcomes = {
