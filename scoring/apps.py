@@ -7,3 +7,8 @@ from django.utils.translation import gettext_lazy as _
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Scoring")
+
+    def ready(self) -> None:
+        # Receivers of tournaments.changes.results_changed: the league tables' and the
+        # public pages' caches follow every result change.
+        from scoring import cache_receivers, league_receivers  # noqa: F401

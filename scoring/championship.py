@@ -47,6 +47,7 @@ from tournaments.advancement import (
     pending_ties,
     table_from_standing,
 )
+from tournaments.changes import results_change
 from tournaments.draw import TableBounds
 from tournaments.models import (
     Event,
@@ -256,7 +257,7 @@ def tie_break_record(
             continue
         tied = [placing.player for placing in tie.players]
         if len(order) == len(set(order)) and sorted(order) == sorted(tied):
-            return TieBreakRow.objects.create(
+            row = TieBreakRow.objects.create(
                 stage=stage,
                 table=table,
                 method=TieBreakMethod(method).value,
@@ -264,6 +265,9 @@ def tie_break_record(
                 note=note.strip(),
                 recorded_by=by if isinstance(by, User) else None,
             )
+            table_id = table.pk if table is not None else None
+            results_change(event_id=stage.event_id, table_id=table_id, reason="settings")
+            return row
         raise RuleViolation(
             _("List each of %(players)s once, best first."),
             code="tie_break_order",
@@ -358,6 +362,7 @@ def championship_stage_close(
     stage.closed_at = timezone.now()
     stage.status = StageStatus.FINISHED
     stage.save(update_fields=["outcome", "closed_at", "status"])
+    results_change(event_id=event.pk, reason="stage_closed")
     if advancement.over:
         event_finish(event=event)
         return stage

@@ -26,6 +26,7 @@ from scoring.judge import deal_scores, judge_change
 from scoring.models import Deal, DealAction, DealStatus, DealVersion, SeatClaim
 from scoring.selectors import event_sheets
 from scoring.series import series_options
+from tournaments.changes import results_change
 from tournaments.models import Event, EventFormat, EventStatus, Role, Stage, StageStatus, Table
 from tournaments.permissions import club_allows
 
@@ -200,6 +201,7 @@ def deal_record(
     if not table.has_scores:
         # Under this table's own lock: the draw of its stage now stands.
         Table.objects.filter(pk=table.pk).update(has_scores=True)
+    results_change(event_id=table.stage.event_id, table_id=table.pk, reason="deal_saved")
     return deal
 
 
@@ -259,6 +261,7 @@ def deal_confirm(
     deal.status = DealStatus.CONFIRMED
     deal.version += 1
     deal.save(update_fields=["status", "version", "updated_at"])
+    results_change(event_id=table.stage.event_id, table_id=table.pk, reason="deal_confirmed")
     late = not director and by.claimed_at is not None and by.claimed_at > deal_entered_at(deal)
     _version_row(deal, DealAction.CONFIRM, by, request_id, claimed_after_submit=late)
     return deal
@@ -317,6 +320,7 @@ def deal_void(*, deal: Deal, by: Actor, note: str, request_id: str) -> Deal:
     deal.version += 1
     deal.save(update_fields=["status", "version", "updated_at"])
     _version_row(deal, DealAction.VOID, by, request_id, note=note[:200])
+    results_change(event_id=table.stage.event_id, table_id=table.pk, reason="deal_voided")
     return deal
 
 
@@ -439,4 +443,5 @@ def event_finish(*, event: Event) -> Event:
     event.status = EventStatus.FINISHED
     event.finished_at = timezone.now()
     event.save(update_fields=["status", "finished_at"])
+    results_change(event_id=event.pk, reason="event_finished")
     return event

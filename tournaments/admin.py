@@ -23,6 +23,7 @@ from tournaments.models import (
     Registration,
     Role,
     Season,
+    SeasonSchemeChange,
     Seat,
     Stage,
     Table,
@@ -212,11 +213,41 @@ class ProfileAdmin(admin.ModelAdmin):
     autocomplete_fields = ["user"]
 
 
+class SeasonSchemeChangeInline(admin.TabularInline):
+    model = SeasonSchemeChange
+    extra = 0
+    can_delete = False
+    fields = ("changed_at", "changed_by", "old_scheme", "new_scheme", "note")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "starts_on", "ends_on"]
+    list_display = ["name", "club", "starts_on", "ends_on", "league_computed_at"]
     list_filter = ["club"]
     search_fields = ["name", "club__name"]
+    # The scheme is changed on the club's league page, which records who changed it and why;
+    # the stored table is the league task's. Here both are only shown.
+    readonly_fields = ["league_scheme", "league_rows", "league_computed_at", "league_stale_since"]
+    inlines = [SeasonSchemeChangeInline]
+
+
+@admin.register(SeasonSchemeChange)
+class SeasonSchemeChangeAdmin(admin.ModelAdmin):
+    """The record of league scheme changes: read only, like every audit trail here."""
+
+    list_display = ["season", "changed_at", "changed_by", "note"]
+    list_filter = ["season__club"]
+    readonly_fields = ["season", "old_scheme", "new_scheme", "note", "changed_by", "changed_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Player)
@@ -236,7 +267,7 @@ class RegistrationInline(admin.TabularInline):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "date", "variant_id", "format", "status"]
+    list_display = ["name", "club", "date", "variant_id", "format", "status", "published_at"]
     list_filter = ["status", "variant_id", "format", "club"]
     search_fields = ["name", "venue"]
     date_hierarchy = "date"

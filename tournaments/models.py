@@ -26,6 +26,16 @@ class Club(models.Model):
     # club page never counts members on every view.
     member_count = models.PositiveIntegerField(_("members"), default=0)
     stats_refreshed_at = models.DateTimeField(_("members counted at"), null=True, blank=True)
+    # What the public pages show: results not yet confirmed at the table are marked there,
+    # or left out altogether when the club says so.
+    public_confirmed_only = models.BooleanField(
+        _("public pages show confirmed results only"),
+        default=False,
+        help_text=_("Deals still waiting for a second player's confirmation are left out."),
+    )
+    # A member's record is public with the events they play; a guest (who never agreed to
+    # a page of their own) has one only if the club says so.
+    publish_guest_pages = models.BooleanField(_("guests have public record pages"), default=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -154,6 +164,16 @@ class Season(models.Model):
     name = models.CharField(_("name"), max_length=120)
     starts_on = models.DateField(_("starts"))
     ends_on = models.DateField(_("ends"))
+    # How the season's events add up: tournaments.league.LeagueScheme.to_dict(); empty is
+    # the default scheme. Changed only through a service that records a SeasonSchemeChange.
+    league_scheme = models.JSONField(_("league scheme"), default=dict, blank=True)
+    # The league table as last computed (rows as plain values), when, and since when it
+    # is out of date: a result that feeds it changed after `league_computed_at`.
+    league_rows = models.JSONField(_("league table"), null=True, blank=True)
+    league_computed_at = models.DateTimeField(_("league table computed"), null=True, blank=True)
+    league_stale_since = models.DateTimeField(
+        _("league table out of date since"), null=True, blank=True
+    )
 
     class Meta:
         ordering = ["club", "-starts_on"]
@@ -162,6 +182,35 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} · {self.name}"
+
+
+class SeasonSchemeChange(models.Model):
+    """A change of a season's league scheme: a decision shown on the league table, never a
+    silent rewrite of it."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="scheme_changes", verbose_name=_("season")
+    )
+    old_scheme = models.JSONField(_("old scheme"), default=dict)
+    new_scheme = models.JSONField(_("new scheme"), default=dict)
+    note = models.CharField(_("reason"), max_length=200, blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    changed_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "-changed_at"]
+        verbose_name = _("league scheme change")
+        verbose_name_plural = _("league scheme changes")
+
+    def __str__(self) -> str:
+        return f"{self.season} · {self.changed_at:%Y-%m-%d}"
 
 
 class Player(models.Model):
@@ -273,6 +322,15 @@ class Event(models.Model):
         _("status"), max_length=16, choices=EventStatus.choices, default=EventStatus.REGISTRATION
     )
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # Private until the club publishes it: no public page, feed or league table shows a
+    # private event (its directors and its tables' links still work).
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    # The order that separates players level on total in the event's standings (names from
+    # tournaments.tiebreaks); empty is the game's default order.
+    tie_breaks = models.JSONField(_("tie-break order"), default=list, blank=True)
+    # When a result last changed (a deal saved, confirmed or voided, a stage closed): the
+    # public pages' Last-Modified, and what their cached copies are checked against.
+    results_changed_at = models.DateTimeField(_("results changed"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -285,6 +343,10 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("event_public", kwargs={"slug": self.club.slug, "event_id": self.pk})
+
+    @property
+    def is_published(self) -> bool:
+        return self.published_at is not None
 
     @property
     def variant(self) -> Variant:
@@ -422,6 +484,9 @@ class Table(models.Model):
     # Set by the first score saved here (under this row's lock): from then on the stage's
     # draw stands. Kept on the table so the draw can tell without asking the scores.
     has_scores = models.BooleanField(_("scores entered"), default=False)
+    # The table's standing as plain values, rewritten whenever one of its deals changes, so
+    # a public page reads every table's standing without loading its deals. None until then.
+    summary = models.JSONField(_("standing"), null=True, blank=True)
 
     class Meta:
         ordering = ["stage", "number"]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import ROLE_RANK, Club, Membership, Role
+from tournaments.models import ROLE_RANK, Club, Event, Membership, Role
 from tournaments.selectors import club_membership
 
 
@@ -43,3 +44,25 @@ def club_allows(*, club: Club, user: User | AnonymousUser, role: Role) -> bool:
     """Whether the person holds `role` or a stronger one in the club."""
     held = club_role(club=club, user=user)
     return held is not None and ROLE_RANK[held] >= ROLE_RANK[role]
+
+
+def event_visible(*, event: Event, user: User | AnonymousUser) -> bool:
+    """Whether `user` may see `event`'s public pages: anyone once the club has published it,
+    before that only its directors (who preview it). Every public page and feed asks this."""
+    return event.published_at is not None or club_allows(
+        club=event.club, user=user, role=Role.DIRECTOR
+    )
+
+
+def public_event(*, slug: str, event_id: int, user: User | AnonymousUser) -> Event | None:
+    """The club's event for a public page, or None when there is none `user` may see (a
+    private event is not found, not forbidden: its name stays private too)."""
+    event = Event.objects.select_related("club").filter(club__slug=slug, pk=event_id).first()
+    if event is None or not event_visible(event=event, user=user):
+        return None
+    return event
+
+
+def published_events(*, club: Club) -> QuerySet[Event]:
+    """The club's events anyone may see, newest first."""
+    return club.events.filter(published_at__isnull=False).order_by("-date", "name")

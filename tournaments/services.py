@@ -18,6 +18,7 @@ from core.db import locked_write
 from rules import RuleViolation, get_variant
 from rules.i18n import _, ngettext
 from tournaments.advancement import draw_stage
+from tournaments.changes import results_change
 from tournaments.draw import draw_tables
 from tournaments.models import (
     Club,
@@ -82,11 +83,14 @@ def event_create(
     confirm_needs_pin: bool = False,
     format: str = EventFormat.NIGHT,
     format_options: dict[str, object] | None = None,
+    published: bool = False,
 ) -> Event:
     """Create an event with its rules fixed now (RuleViolation on a bad option), and its
-    format with the options chosen for it (the form has checked them)."""
+    format with the options chosen for it (the form has checked them). It stays private
+    until `event_publish` unless `published`."""
     variant = get_variant(variant_id, **(options or {}))
     return Event.objects.create(
+        published_at=timezone.now() if published else None,
         format=EventFormat(format),
         format_options=dict(format_options or {}),
         club=club,
@@ -99,6 +103,18 @@ def event_create(
         preferred_table_size=preferred_table_size,
         confirm_needs_pin=confirm_needs_pin,
     )
+
+
+def event_publish(*, event: Event, published: bool) -> Event:
+    """Show the event on the public pages (its results, feeds and the league table), or take
+    it back private. Publishing again keeps the first publication's time."""
+    if published and event.published_at is None:
+        event.published_at = timezone.now()
+    elif not published:
+        event.published_at = None
+    Event.objects.filter(pk=event.pk).update(published_at=event.published_at)
+    results_change(event_id=event.pk, reason="publication")
+    return event
 
 
 def registration_add(*, event: Event, player: Player, checked_in: bool = False) -> Registration:
@@ -239,6 +255,7 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
         stage.save(update_fields=["seed", "status", "format"])
     stage.event = event
     _seat_stage(stage, player_ids)
+    results_change(event_id=event.pk, reason="seating_changed")
     return stage
 
 
@@ -255,6 +272,7 @@ def stage_confirm(*, stage: Stage) -> Stage:
     stage.status = StageStatus.CONFIRMED
     stage.save(update_fields=["status"])
     Event.objects.filter(pk=stage.event_id).update(status=EventStatus.RUNNING)
+    results_change(event_id=stage.event_id, reason="seating_changed")
     return stage
 
 
@@ -295,6 +313,7 @@ def seat_swap(*, first: Seat, second: Seat) -> None:
     else:
         Seat.objects.filter(pk=a.pk).update(player_id=b.player_id)
         Seat.objects.filter(pk=b.pk).update(player_id=a.player_id)
+    results_change(event_id=stage.event_id, reason="seating_changed")
 
 
 @locked_write
@@ -381,6 +400,7 @@ def late_arrivals_seat(
         seats.append(Seat(table_id=table_id, player_id=player, position=next_position[table_id]))
         next_position[table_id] += 1
     created = Seat.objects.bulk_create(seats)
+    results_change(event_id=stage.event_id, reason="seating_changed")
     return created + _tables_create(stage, new_tables, first_number=last_table + 1)
 
 
