@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    "django_filters",
     "axes",
     "csp",
     "core",
@@ -146,6 +147,12 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The public pages' versions and rendered parts (core.conditional, scoring.public_cache).
+# Shared when it is Redis: every web process then answers from, and drops, the same
+# entries. A cache of one process's own (no REDIS_URL) is checked against the database on
+# every request, so several processes without Redis still never serve an old result.
+PUBLIC_CACHE = "default"
+PUBLIC_CACHE_SHARED = env_bool("PUBLIC_CACHE_SHARED", bool(REDIS_URL))
 
 # Celery: a real broker when REDIS_URL is set, otherwise tasks run inline (eager) so a
 # developer has nothing else to start. Eager results are stored so progress pages work.

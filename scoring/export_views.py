@@ -5,7 +5,6 @@ the reader's language; a file name that says which event (and table) it is."""
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from core.tables import EXPORT_FORMATS, export_name, export_response
@@ -17,20 +16,23 @@ from scoring.selectors import (
     table_sheet,
 )
 from scoring.tables import ranking_table, totals_table
+from scoring.views import public_event_or_404
 from tournaments.models import Event
 
 
-def _public_event(slug: str, event_id: int, export_format: str) -> Event:
+def _public_event(request: HttpRequest, slug: str, event_id: int, export_format: str) -> Event:
     if export_format not in EXPORT_FORMATS:
         raise Http404
-    return get_object_or_404(Event.objects.select_related("club"), club__slug=slug, pk=event_id)
+    return public_event_or_404(request, slug, event_id)
 
 
 def ranking_export(
     request: HttpRequest, slug: str, event_id: int, export_format: str
 ) -> HttpResponse:
-    event = _public_event(slug, event_id, export_format)
-    table = ranking_table(event_ranking(event=event, sheets=event_sheets(event=event)))
+    event = _public_event(request, slug, event_id, export_format)
+    # What the public page shows, so confirmed results only where the club says so.
+    sheets = event_sheets(event=event, confirmed_only=event.club.public_confirmed_only)
+    table = ranking_table(event_ranking(event=event, sheets=sheets))
     return export_response(
         table,
         export_format=export_format,
@@ -42,11 +44,13 @@ def ranking_export(
 def table_totals_export(
     request: HttpRequest, slug: str, event_id: int, table_id: int, export_format: str
 ) -> HttpResponse:
-    event = _public_event(slug, event_id, export_format)
+    event = _public_event(request, slug, event_id, export_format)
     table = public_table(event=event, table_id=table_id)
     if table is None:
         raise Http404
-    sheet = totals_table(sheet_points_matrix(sheet=table_sheet(table=table)), export=True)
+    only = event.club.public_confirmed_only
+    matrix = sheet_points_matrix(sheet=table_sheet(table=table, confirmed_only=only))
+    sheet = totals_table(matrix, export=True)
     title = f"{_('Table')} {table.number}"
     return export_response(
         sheet,

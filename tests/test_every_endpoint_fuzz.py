@@ -4,6 +4,8 @@ the day it is added. Runs on SQLite and again on PostgreSQL (NUL bytes, long num
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -12,7 +14,7 @@ from hypothesis import strategies as st
 
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import seated_event
-from tournaments.models import Role
+from tournaments.models import Event, Role, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +62,13 @@ def site(django_db_setup, django_db_blocker):
         member = MembershipFactory(club=event.club, role=Role.MEMBER).user
         owner = MembershipFactory(club=event.club, role=Role.OWNER)
         registration = event.registrations.first()
+        season = Season.objects.create(
+            club=event.club,
+            name="Autumn",
+            starts_on=datetime.date(2026, 9, 1),
+            ends_on=datetime.date(2026, 12, 31),
+        )
+        Event.objects.filter(pk=event.pk).update(season=season)
     values = {
         "slug": event.club.slug,
         "event_id": event.pk,
@@ -71,6 +80,7 @@ def site(django_db_setup, django_db_blocker):
         "task_id": "no-such-task",
         "export_format": "csv",
         "player_id": registration.player_id,
+        "season_id": season.pk,
     }
     yield values, {"director": director, "member": member, "owner": owner.user}
     with django_db_blocker.unblock():
@@ -99,7 +109,8 @@ def test_every_named_address_is_fuzzed():
     # A new view whose address names something the fixture does not make would be skipped
     # silently; this fails instead, so the fixture grows with the site.
     values = dict.fromkeys(["slug", "event_id", "table_id", "registration_id", "membership_id",
-                            "number", "key", "task_id", "export_format", "player_id"], 1)  # fmt: skip
+                            "number", "key", "task_id", "export_format", "player_id",
+                            "season_id"], 1)  # fmt: skip
     missing = [name for name in ENDPOINTS if _address(name, values) is None]
     assert not missing, f"the fuzz fixture cannot fill: {missing}"
 

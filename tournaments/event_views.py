@@ -14,6 +14,7 @@ from core.i18n import violation_text
 from rules import RuleViolation
 from tournaments.forms import (
     EventForm,
+    EventPublishForm,
     GameChoiceForm,
     LateSeatingForm,
     RegistrationForm,
@@ -31,6 +32,7 @@ from tournaments.permissions import get_club_for
 from tournaments.selectors import late_arrivals
 from tournaments.services import (
     event_create,
+    event_publish,
     late_arrivals_seat,
     registration_add,
     registration_guest_add,
@@ -65,6 +67,25 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
     game_form = GameChoiceForm(initial={"game": form.game})
     context = {"club": club, "form": form, "game_form": game_form}
     return render(request, "tournaments/event_new.html", context)
+
+
+@login_required
+@require_POST
+def event_publish_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    """Publish the event on the public pages, or take it back private (directors)."""
+    event = _director_event(request, slug, event_id)
+    form = EventPublishForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Publish or make private: nothing was changed."))
+        return _back(slug, event_id)
+    event_publish(event=event, published=form.cleaned_data["published"])
+    if event.is_published:
+        messages.success(request, _("Published: anyone can see this event's pages now."))
+    else:
+        messages.success(
+            request, _("Private again: only the club's directors see this event's pages.")
+        )
+    return _back(slug, event_id)
 
 
 def _back(slug: str, event_id: int, anchor: str = "") -> HttpResponse:

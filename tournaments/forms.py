@@ -17,7 +17,6 @@ from tournaments.models import (
     EventFormat,
     Player,
     RegistrationStatus,
-    Season,
     Seat,
 )
 from tournaments.selectors import LateArrivals, registerable_players
@@ -95,6 +94,16 @@ class EventForm(forms.Form):
         required=False,
         help_text=_(
             "Each player gets a short PIN on the seating list; confirming a deal asks for it."
+        ),
+    )
+
+    published = forms.BooleanField(
+        label=_("Publish on the public pages now"),
+        required=False,
+        initial=False,
+        help_text=_(
+            "Otherwise only the club's directors see the event's pages until you publish it "
+            "from its manage page."
         ),
     )
 
@@ -297,7 +306,7 @@ class EventForm(forms.Form):
 
     @property
     def event_field_list(self) -> list[forms.BoundField]:
-        own = ("name", "date", "venue", "preferred_table_size", "confirm_needs_pin")
+        own = ("name", "date", "venue", "preferred_table_size", "confirm_needs_pin", "published")
         return [self[name] for name in own]
 
     def _option_value(self, name: str, value: object) -> object:
@@ -326,27 +335,35 @@ class EventForm(forms.Form):
         return {**data, "options": options, "format": chosen, "format_options": format_options}
 
 
-class ClubEventFilterForm(forms.Form):
-    """The club page's filter of its events (in the address, so a filtered list can be shared)."""
+class ClubPublicSettingsForm(forms.ModelForm):
+    """What the club's public pages show (club settings, for its owners and directors)."""
 
-    game = forms.ChoiceField(label=_("Game"), required=False)
-    season = forms.ModelChoiceField(
-        label=_("Season"),
-        queryset=Season.objects.none(),
-        required=False,
-        empty_label=_("Every season"),
+    class Meta:
+        model = Club
+        fields = ("public_confirmed_only", "publish_guest_pages")
+        labels = {
+            "public_confirmed_only": _("Public pages show confirmed results only"),
+            "publish_guest_pages": _("Guests have public record pages"),
+        }
+        help_texts = {
+            "public_confirmed_only": _(
+                "Deals still waiting for a second player's confirmation are left out of the "
+                "public results until they are confirmed (the directors' pages show them)."
+            ),
+            "publish_guest_pages": _(
+                "A guest is only a name typed in at check-in; their record page and their "
+                "line in the club's players list are shown only if you tick this."
+            ),
+        }
+
+
+class EventPublishForm(forms.Form):
+    """Publish the event on the public pages ("1"), or take it back private ("0"): said
+    outright, so a lost or garbled post changes nothing."""
+
+    published = forms.TypedChoiceField(
+        choices=[("1", _("Publish")), ("0", _("Make private"))], coerce=lambda value: value == "1"
     )
-
-    def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [("", _("Every game")), *_variant_choices()]  # type: ignore[attr-defined]
-        self.fields["season"].queryset = Season.objects.filter(club=club)  # type: ignore[attr-defined]
-
-    def filters(self) -> dict[str, Any]:
-        """The selectors' arguments; a value the list does not offer filters nothing."""
-        self.is_valid()
-        data = getattr(self, "cleaned_data", {})
-        return {"game": data.get("game") or "", "season": data.get("season")}
 
 
 class GuestForm(forms.Form):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Max, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from django.utils.translation import gettext, ngettext
 
 from rules import RuleViolation, game_spec
@@ -202,35 +202,93 @@ def event_draw_state(*, event: Event) -> dict[str, Any]:
     }
 
 
-def _club_events_filtered(
-    *, club: Club, game: str = "", season: Season | None = None
-) -> QuerySet[Event]:
+def club_events(*, club: Club, with_private: bool = False) -> QuerySet[Event]:
+    """The club's events for its page, newest first: the published ones, and the private
+    ones too when the reader may see them (`with_private`: the club's scorers and directors,
+    who run its nights)."""
     events = club.events.select_related("season")
+    if not with_private:
+        events = events.filter(published_at__isnull=False)
+    return events.order_by("-date", "name")
+
+
+def events_upcoming(events: QuerySet[Event], *, today: datetime.date) -> QuerySet[Event]:
+    """Of `events`, those still to be played or in play: from today on, not finished."""
+    return events.filter(date__gte=today).exclude(status=EventStatus.FINISHED)
+
+
+def events_past(events: QuerySet[Event], *, today: datetime.date) -> QuerySet[Event]:
+    """Of `events`, those before today, and any finished already (a night over early)."""
+    return events.filter(Q(date__lt=today) | Q(status=EventStatus.FINISHED))
+
+
+def _club_events_filtered(
+    *, club: Club, game: str = "", season: Season | None = None, with_private: bool = False
+) -> QuerySet[Event]:
+    events = club_events(club=club, with_private=with_private)
     if game:
         events = events.filter(variant_id=game)
     if season is not None:
         events = events.filter(season=season)
-    return events.order_by("-date", "name")
+    return events
 
 
 def club_events_upcoming(
-    *, club: Club, today: datetime.date, game: str = "", season: Season | None = None
+    *,
+    club: Club,
+    today: datetime.date,
+    game: str = "",
+    season: Season | None = None,
+    with_private: bool = False,
 ) -> QuerySet[Event]:
-    """The club's events still to be played or in play: from today on, not finished."""
-    return (
-        _club_events_filtered(club=club, game=game, season=season)
-        .filter(date__gte=today)
-        .exclude(status=EventStatus.FINISHED)
-    )
+    """The club's published events still to be played or in play (the private ones too
+    with `with_private`)."""
+    events = _club_events_filtered(club=club, game=game, season=season, with_private=with_private)
+    return events_upcoming(events, today=today)
 
 
 def club_events_past(
-    *, club: Club, today: datetime.date, game: str = "", season: Season | None = None
+    *,
+    club: Club,
+    today: datetime.date,
+    game: str = "",
+    season: Season | None = None,
+    with_private: bool = False,
 ) -> QuerySet[Event]:
-    """The club's events before today, and any finished already (a night over early)."""
-    return _club_events_filtered(club=club, game=game, season=season).filter(
-        Q(date__lt=today) | Q(status=EventStatus.FINISHED)
+    """The club's published events before today, and any finished already (the private
+    ones too with `with_private`)."""
+    events = _club_events_filtered(club=club, game=game, season=season, with_private=with_private)
+    return events_past(events, today=today)
+
+
+def club_seasons(*, club: Club) -> QuerySet[Season]:
+    """The club's seasons, newest first, each with how many published events it holds."""
+    published = Count("events", filter=Q(events__published_at__isnull=False))
+    return (
+        Season.objects.filter(club=club)
+        .annotate(published_events=published)
+        .order_by("-starts_on", "name")
     )
+
+
+def club_public_players(*, club: Club) -> QuerySet[Player]:
+    """The players with a public record in the club: seated (the draw confirmed) at one of
+    its published events, guests only if the club publishes guests' pages; each with how
+    many such events."""
+    public_seats = Q(
+        seats__table__stage__event__published_at__isnull=False,
+        seats__table__stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
+    )
+    seated = Seat.objects.filter(
+        table__stage__event__club=club,
+        table__stage__event__published_at__isnull=False,
+        table__stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
+    )
+    players = club.players.filter(pk__in=seated.values("player_id"))
+    if not club.publish_guest_pages:
+        players = players.filter(guest=False)
+    events = Count("seats__table__stage__event", filter=public_seats, distinct=True)
+    return players.annotate(public_events=events).order_by("name", "pk")
 
 
 # -- late arrivals ------------------------------------------------------------------------------

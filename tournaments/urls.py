@@ -18,8 +18,16 @@ urlpatterns = [
         club_views.club_role_set,
         name="club_role_set",
     ),
+    # The club's published events as a spreadsheet: events.csv, events.xlsx
+    path(
+        "clubs/<slug:slug>/events.<str:export_format>",
+        views.club_events_export,
+        name="club_events_export",
+    ),
+    path("clubs/<slug:slug>/settings/", club_views.club_settings, name="club_settings"),
     path("clubs/<slug:slug>/recount/", views.club_stats_refresh, name="club_stats_refresh"),
     path("clubs/<slug:slug>/events/new/", event_views.event_new, name="event_new"),
+    path(event + "publish/", event_views.event_publish_view, name="event_publish"),
     path(event + "registrations/", event_views.registration_create, name="registration_create"),
     path(
         event + "registrations/<int:registration_id>/",

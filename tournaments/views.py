@@ -3,28 +3,33 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.paging import paginate_table
 from core.redirects import local_path
-from core.tables import BaseTable
+from core.tables import EXPORT_FORMATS, export_name, export_response
 from core.task_views import task_page
 from core.tasks import QueueUnavailable
-from tournaments.forms import ClubEventFilterForm, LanguageForm
+from tournaments.club_tables import ClubEventTable, ClubPlayerTable
+from tournaments.filters import ClubEventFilter
+from tournaments.forms import LanguageForm
 from tournaments.middleware import remember_language
-from tournaments.models import Role
+from tournaments.models import Club, Role, Season
 from tournaments.permissions import club_allows, get_club_for
 from tournaments.selectors import (
-    club_events_past,
-    club_events_upcoming,
+    club_events,
     club_list,
     club_members,
+    club_public_players,
     club_role_counts,
+    club_seasons,
+    events_past,
+    events_upcoming,
 )
 from tournaments.services import profile_language_set
 from tournaments.tables import MemberTable
@@ -40,8 +45,39 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/home.html", {"clubs": club_list()})
 
 
-# A phone's screenful of event cards per list.
+# A phone's screenful of events per list; the players' list is longer.
 CLUB_EVENTS_PER_PAGE = 10
+CLUB_PLAYERS_PER_PAGE = 25
+
+
+def _season_links(club: Club) -> list[tuple[Season, str | None]]:
+    """Each season with the address of its league table, where the site has that page."""
+    links: list[tuple[Season, str | None]] = []
+    for season in club_seasons(club=club):
+        try:
+            url: str | None = reverse(
+                "season_league", kwargs={"slug": club.slug, "season_id": season.pk}
+            )
+        except NoReverseMatch:
+            url = None
+        links.append((season, url))
+    return links
+
+
+def _event_tables(
+    request: HttpRequest, club: Club, *, can_direct: bool, can_score: bool
+) -> tuple[ClubEventFilter, list[tuple[str, ClubEventTable]]]:
+    """The club page's filter and its two event lists, each sorted and paged on its own
+    (its own prefix in the address). Visitors see the published events; the club's scorers
+    and directors (who run its nights) the private ones too, marked so."""
+    events = club_events(club=club, with_private=can_score)
+    event_filter = ClubEventFilter(request.GET, events, club=club)
+    today, roles = timezone.localdate(), {"can_direct": can_direct, "can_score": can_score}
+    lists = []
+    for name, selector in (("upcoming", events_upcoming), ("past", events_past)):
+        table = ClubEventTable(selector(event_filter.qs, today=today), prefix=f"{name}-", **roles)
+        lists.append((name, paginate_table(request, table, per_page=CLUB_EVENTS_PER_PAGE)))
+    return event_filter, lists
 
 
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -49,24 +85,40 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if not request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) and not request.user.is_authenticated:
         # A first-time visitor reads the club in the club's own language.
         translation.activate(club.language)
+    can_direct = club_allows(club=club, user=request.user, role=Role.DIRECTOR)
+    can_score = club_allows(club=club, user=request.user, role=Role.SCORER)
+    event_filter, event_lists = _event_tables(
+        request, club, can_direct=can_direct, can_score=can_score
+    )
+    players = ClubPlayerTable(club_public_players(club=club), prefix="players-")
     context: dict[str, object] = {
         "club": club,
         "membership": membership,
-        "can_direct": club_allows(club=club, user=request.user, role=Role.DIRECTOR),
-        "can_score": club_allows(club=club, user=request.user, role=Role.SCORER),
+        "can_direct": can_direct,
+        "can_score": can_score,
+        "event_lists": event_lists,
+        **dict(event_lists),
+        "filter": event_filter,
+        "filtered": event_filter.active,
+        "seasons": _season_links(club),
+        "players": paginate_table(request, players, per_page=CLUB_PLAYERS_PER_PAGE),
     }
-    # Each list pages on its own (its own prefix in the address) and keeps its order: the
-    # page lays the events out as cards with their actions, the table only pages them.
-    filter_form = ClubEventFilterForm(request.GET, club=club)
-    lists = {"upcoming": club_events_upcoming, "past": club_events_past}
-    for name, selector in lists.items():
-        events = selector(club=club, today=timezone.localdate(), **filter_form.filters())
-        table = BaseTable(events, prefix=f"{name}-", orderable=False)
-        context[name] = paginate_table(request, table, per_page=CLUB_EVENTS_PER_PAGE)
-    context["event_lists"] = [(name, context[name]) for name in lists]
-    context["filter_form"] = filter_form
-    context["filtered"] = any(filter_form.filters().values())
     return render(request, "tournaments/club_detail.html", context)
+
+
+def club_events_export(request: HttpRequest, slug: str, export_format: str) -> HttpResponse:
+    """The club's published events, as the page's filter narrows them, as a spreadsheet
+    (every row, never a page). Private events are never in a download, whoever asks."""
+    if export_format not in EXPORT_FORMATS:
+        raise Http404
+    club, _membership = get_club_for(slug=slug, user=request.user)
+    events = ClubEventFilter(request.GET, club_events(club=club), club=club).qs
+    return export_response(
+        ClubEventTable(events),
+        export_format=export_format,
+        name=export_name(club.name, _("Events")),
+        title=_("Events"),
+    )
 
 
 @login_required

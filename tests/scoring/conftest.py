@@ -16,8 +16,17 @@ def new_request_id() -> str:
     return f"req-{next(_request_ids)}"
 
 
-def seated_event(*, variant_id: str, players: int, club=None, options=None, preferred: int = 4):
-    """An event with `players` checked in, drawn and confirmed: (event, tables)."""
+def seated_event(
+    *,
+    variant_id: str,
+    players: int,
+    club=None,
+    options=None,
+    preferred: int = 4,
+    published: bool = True,
+):
+    """An event with `players` checked in, drawn and confirmed: (event, tables). Published
+    unless asked otherwise, as most tests read its public pages."""
     club = club or ClubFactory()
     event = event_create(
         club=club,
@@ -26,6 +35,7 @@ def seated_event(*, variant_id: str, players: int, club=None, options=None, pref
         variant_id=variant_id,
         options=options,
         preferred_table_size=preferred,
+        published=published,
     )
     for index in range(players):
         player = Player.objects.create(club=club, name=f"Player {index + 1:03d}")

@@ -20,6 +20,7 @@ TODAY = timezone.localdate()
 
 def _event(club, name, days, variant_id="rutupeli", season=None, status=None):
     event = event_create(
+        published=True,
         club=club,
         name=name,
         date=TODAY + datetime.timedelta(days=days),

@@ -23,7 +23,11 @@ def event(club):
     import datetime
 
     return event_create(
-        club=club, name="Night", date=datetime.date(2026, 11, 28), variant_id="rutupeli"
+        published=True,
+        club=club,
+        name="Night",
+        date=datetime.date(2026, 11, 28),
+        variant_id="rutupeli",
     )
 
 

@@ -27,7 +27,11 @@ pytestmark = pytest.mark.django_db
 
 def night(club, name="Night", day=28):
     return event_create(
-        club=club, name=name, date=datetime.date(2026, 11, day), variant_id="rutupeli"
+        published=True,
+        club=club,
+        name=name,
+        date=datetime.date(2026, 11, day),
+        variant_id="rutupeli",
     )
 
 
