@@ -12,6 +12,8 @@ the game:
 * the three functions that judge it: ``parse_entry``, ``score_deal`` and ``standing``;
 * ``tables``, the table sizes a tournament draws (see :meth:`GameSpec.table_sizes`);
 * ``records_ravaytys``, whether a deal records a räväytys (going out in one turn);
+* ``tie_breaks``, how the event's ranking breaks a tie in the total, by default (see
+  :attr:`GameSpec.default_tie_breaks`);
 * ``describe`` (the game's own rows of the rules page), ``check`` (settings that together
   make a game nobody can score) and ``reconcile`` (settings that are one setting with two
   names).
@@ -121,6 +123,9 @@ class GameSpec(Generic[Entry]):
     standing: Callable[[Variant, int, Sequence[DealScore]], TableStanding]
     tables: TableSizes
     records_ravaytys: bool = False
+    # The event ranking's tie-breaks after the total, in order (the names are
+    # ``tournaments.tiebreaks``'): empty for the one the game's own table order gives.
+    tie_breaks: tuple[str, ...] = ()
     describe: Callable[[Variant, Translate], list[tuple[str, str]]] = _no_rows
     check: Callable[[Variant], None] = _no_check
     reconcile: Callable[[dict[str, Any], Mapping[str, object]], None] = _no_reconcile
@@ -135,6 +140,29 @@ class GameSpec(Generic[Entry]):
         """Every setting of the game with its default, as :func:`rules.get_variant` uses
         them (``get_variant(id)`` is the variant of these values). Read-only."""
         return MappingProxyType({o.name: o.default for o in self.options})
+
+    @property
+    def default_tie_breaks(self) -> tuple[str, ...]:
+        """How an event of this game breaks a tie in the total unless its director says
+        otherwise: ``tie_breaks`` where the game sets it, else its table's own tie order
+        (the ``tie_order`` default: fewer points in the last deal, more deals won), the
+        räväytys where the game records them, then the director's recorded tie-break, for
+        which the table's seat order stands in (head-to-head: the place at the table).
+
+        >>> import rules
+        >>> rules.game_spec("ravaytys").default_tie_breaks
+        ('last_deal', 'deals_won', 'ravaytys', 'director', 'head_to_head')
+        """
+        if self.tie_breaks:
+            return self.tie_breaks
+        order: list[str] = []
+        table_order = self.defaults.get("tie_order")
+        for rule in table_order if isinstance(table_order, list | tuple) else ():
+            names = {"seat": ("director", "head_to_head")}.get(str(rule), (str(rule),))
+            if "director" in names and self.records_ravaytys:
+                names = ("ravaytys", *names)
+            order.extend(name for name in names if name not in order)
+        return tuple(order)
 
     @cached_property
     def _by_name(self) -> dict[str, Option]:

@@ -11,10 +11,11 @@ from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
 from rules import RuleViolation
-from tournaments.event_settings import event_ranking_mode_set
+from tournaments.event_settings import event_ranking_mode_set, event_tie_breaks_set
 from tournaments.event_settings_forms import RankingModeForm
 from tournaments.models import Event, Role
 from tournaments.permissions import get_club_for
+from tournaments.tiebreak_forms import TieBreaksForm
 
 
 @login_required
@@ -36,4 +37,24 @@ def event_ranking_mode(request: HttpRequest, slug: str, event_id: int) -> HttpRe
                 _("While the tables are at different deals, the ranking now goes %(mode)s.")
                 % {"mode": event.get_ranking_mode_display()},
             )
+    return redirect("event_manage", slug=slug, event_id=event_id)
+
+
+@login_required
+@require_POST
+def event_tie_breaks(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
+    event = get_object_or_404(Event, pk=event_id, club=club)
+    form = TieBreaksForm(request.POST, event=event)
+    if not form.is_valid():
+        errors = form.non_field_errors() or [_("Pick the tie-breaks from the lists.")]
+        for error in errors:
+            messages.error(request, str(error))
+    else:
+        try:
+            event_tie_breaks_set(event=event, order=form.cleaned_data["order"])
+        except RuleViolation as error:
+            messages.error(request, violation_text(error))
+        else:
+            messages.success(request, _("The tie-breaks are saved."))
     return redirect("event_manage", slug=slug, event_id=event_id)

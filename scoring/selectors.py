@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from django.db.models import Prefetch
 
-from rules import TableStanding, game_spec
+from core.places import place_text
+from rules import RuleViolation, TableStanding
 from scoring.judge import TableProblem, deal_scores, standing_and_problem
 from scoring.models import Deal, DealAction, DealVersion, SeatClaim
-from tournaments.models import Event, Player, RankingMode, Seat, Stage, StageStatus, Table
+from tournaments.models import (
+    Event,
+    RankingMode,
+    Seat,
+    Stage,
+    StageStatus,
+    Table,
+    TieBreak,
+)
 from tournaments.selectors import stage_in_play
+from tournaments.tiebreaks import Contender, rank_by_precedence, tie_break_precedence
 
 
 @dataclass
@@ -26,6 +37,9 @@ class TableSheet:
     # The first deal the table cannot be scored with: the table then needs the director,
     # and `standing` is that of the deals before it.
     problem: TableProblem | None = None
+    # Deals left off because only confirmed results are shown (`confirmed_only`): the
+    # first unconfirmed deal and every deal after it.
+    withheld: int = 0
 
     @property
     def next_number(self) -> int | None:
@@ -87,26 +101,42 @@ class TableSheet:
         return self.standing.finished and self.standing.settlement is not None
 
 
-def _sheet(table: Table, seats: list[Seat], deals: list[Deal], variant: Any) -> TableSheet:
-    standing, problem = standing_and_problem(variant, len(seats), deal_scores(deals))
-    return TableSheet(table, seats, deals, standing, variant, problem)
+def confirmed_deals(deals: list[Deal]) -> list[Deal]:
+    """The deals up to the first one still waiting for its confirmation (a voided deal
+    counts for nobody, confirmed or not). The engine counts deals by their order, so a
+    confirmed deal after an unconfirmed one is left off too: it cannot be scored alone."""
+    for index, deal in enumerate(deals):
+        if not deal.is_confirmed and not deal.is_voided:
+            return deals[:index]
+    return deals
 
 
-def table_sheet(*, table: Table) -> TableSheet:
+def _sheet(
+    table: Table, seats: list[Seat], deals: list[Deal], variant: Any, confirmed_only: bool = False
+) -> TableSheet:
+    shown = confirmed_deals(deals) if confirmed_only else deals
+    standing, problem = standing_and_problem(variant, len(seats), deal_scores(shown))
+    return TableSheet(table, seats, shown, standing, variant, problem, len(deals) - len(shown))
+
+
+def table_sheet(*, table: Table, confirmed_only: bool = False) -> TableSheet:
+    """`table`'s sheet; `confirmed_only`: its confirmed deals alone (a public page of a
+    club that shows confirmed results only)."""
     table = Table.objects.select_related("stage__event__club").get(pk=table.pk)
     seats = list(table.seats.select_related("player").order_by("position"))
     deals = list(table.deals.order_by("number"))
-    return _sheet(table, seats, deals, table.stage.event.variant)
+    return _sheet(table, seats, deals, table.stage.event.variant, confirmed_only)
 
 
-def event_sheets(*, event: Event) -> list[TableSheet]:
+def event_sheets(*, event: Event, confirmed_only: bool = False) -> list[TableSheet]:
     """Every table of the event's stage in play (seated or finished) with its standing."""
     stage = stage_in_play(event=event)
-    return [] if stage is None else stage_sheets(stage=stage)
+    return [] if stage is None else stage_sheets(stage=stage, confirmed_only=confirmed_only)
 
 
-def stage_sheets(*, stage: Stage) -> list[TableSheet]:
-    """Every table of `stage` with its standing, in three queries whatever its size."""
+def stage_sheets(*, stage: Stage, confirmed_only: bool = False) -> list[TableSheet]:
+    """Every table of `stage` with its standing, in three queries whatever its size;
+    `confirmed_only`: from confirmed deals alone (see `confirmed_deals`)."""
     tables = list(
         Table.objects.filter(stage=stage)
         .order_by("number")
@@ -119,7 +149,8 @@ def stage_sheets(*, stage: Stage) -> list[TableSheet]:
     sheets = []
     for table in tables:
         table.stage = stage
-        sheets.append(_sheet(table, list(table.seats.all()), list(table.deals.all()), variant))
+        seats, deals = list(table.seats.all()), list(table.deals.all())
+        sheets.append(_sheet(table, seats, deals, variant, confirmed_only))
     return sheets
 
 
@@ -154,6 +185,13 @@ class RankingRow:
     # The place at one's own table in the ordering in use (after `after_deals` deals when
     # ranked so): it breaks a tie between players of one table as the table's tie order does.
     tie_place: int = field(default=0, repr=False)
+    # The tie-break that set the row apart from the row above (`tournaments.tiebreaks`'
+    # names: "total", "last_deal", ...); None for the first row and a shared place.
+    decided_by: str | None = field(default=None)
+
+    @property
+    def place_label(self) -> str:
+        return place_text(self.place, self.shared)
 
 
 def ravaytys_counts(sheet: TableSheet) -> list[int]:
@@ -198,54 +236,80 @@ def _standing_after(sheet: TableSheet, deals: int) -> TableStanding:
     return standing
 
 
-def event_ranking(*, event: Event, sheets: list[TableSheet] | None = None) -> list[RankingRow]:
+def event_precedence(event: Event) -> tuple[str, ...]:
+    """The event's tie-break precedence (`tournaments.tiebreaks`): the director's, else the
+    game's. A stored list the site no longer accepts is read as the game's default: one
+    event's old setting must not break its pages."""
+    try:
+        return tie_break_precedence(event.tie_breaks, game=event.variant_id)
+    except RuleViolation:
+        return tie_break_precedence(None, game=event.variant_id)
+
+
+@dataclass
+class _TieFacts:
+    """Per seat, what the tie-breaks read, in the deals a standing counts."""
+
+    last: list[int]
+    won: list[int]
+    ravaytys: list[int]
+
+
+def _tie_facts(sheet: TableSheet, standing: TableStanding, deals: int | None) -> _TieFacts:
+    rows = deal_scores(sheet.deals)
+    if sheet.problem is not None:
+        rows = [(number, score) for number, score in rows if number < sheet.problem.number]
+    if deals is not None:
+        rows = rows[:deals]
+    seats = len(sheet.seats)
+    last = [0] * seats
+    if rows:
+        points = rows[-1][1].points
+        last = [points[seat] if seat < len(points) else 0 for seat in range(seats)]
+    won_extra = standing.extra.get("deals_won")
+    won = [0] * seats
+    ravaytys = [0] * seats
+    for _number, score in rows:
+        out = score.flags.get("went_out")
+        if isinstance(out, int) and not isinstance(out, bool) and 0 <= out < seats:
+            won[out] += 1
+            if score.flags.get("ravaytys") is True:
+                ravaytys[out] += 1
+    if isinstance(won_extra, list) and len(won_extra) == seats:
+        # The engine's own count (Gin Römi's deal winners, Tízlapos Römi's): what the
+        # table's tie order reads.
+        won = [value if isinstance(value, int) else 0 for value in won_extra]
+    return _TieFacts(last=last, won=won, ravaytys=ravaytys)
+
+
+def event_ranking(
+    *,
+    event: Event,
+    sheets: list[TableSheet] | None = None,
+    confirmed_only: bool = False,
+    tie_break_orders: Sequence[Sequence[int]] | None = None,
+) -> list[RankingRow]:
     """All players by total with the variant's order: lower first in penalty games.
 
     While the tables are at different deals (`tables_at_different_deals`), the event's
     `ranking_mode` says how instead: by total per deal played (AVERAGE), or by the total
     after the same number of deals, the fewest any table has played (SAME_DEALS). Either
     way a player yet to play a deal comes after those who have, and the plain total stays
-    on the row. Within an equal key, the better place at one's own table comes first (the
-    table's tie order has already been applied there); players still equal share a place.
+    on the row. Players equal on that go by the event's tie-break precedence
+    (`event_precedence`: by default fewer points in the last deal, more deals won, the
+    director's recorded tie-break, then the place at one's own table, where the table's
+    tie order has already been applied); players still equal share a place, and each row
+    says which tie-break set it apart (`decided_by`). `confirmed_only`: from the confirmed
+    deals alone (when `sheets` is not given). `tie_break_orders`: the director's recorded
+    tie-breaks of these sheets' stages (each an order of player ids, oldest first), when
+    the caller has read them already (a season's league reads them all in one query).
     """
-    sheets = event_sheets(event=event) if sheets is None else sheets
+    if sheets is None:
+        sheets = event_sheets(event=event, confirmed_only=confirmed_only)
     apart = tables_at_different_deals(sheets)
     by_average = apart and event.ranking_mode != RankingMode.SAME_DEALS
     after_deals = same_deals_count(sheets) if apart and not by_average else None
     club_slug = event.club.slug
-    rows: list[RankingRow] = []
-    for sheet in sheets:
-        place = {seat: index + 1 for index, seat in enumerate(sheet.standing.ranking)}
-        after = _standing_after(sheet, after_deals) if after_deals is not None else None
-        tie_place = place if after is None else {s: i + 1 for i, s in enumerate(after.ranking)}
-        pending = bool(sheet.unconfirmed)
-        played = sheet.played
-        ravaytys = ravaytys_counts(sheet)
-        for seat in sheet.seats:
-            total = sheet.standing.totals[seat.position]
-            rows.append(
-                RankingRow(
-                    place=0,
-                    player=seat.player.name,
-                    table=sheet.table.number,
-                    total=total,
-                    deals=played,
-                    unconfirmed=pending,
-                    table_place=place[seat.position],
-                    finished=sheet.standing.finished,
-                    needs_director=sheet.problem is not None,
-                    average=Fraction(total, played) if played else None,
-                    by_average=by_average,
-                    after_deals=after_deals,
-                    after_total=(
-                        after.totals[seat.position] if after is not None and played else None
-                    ),
-                    ravaytys=ravaytys[seat.position],
-                    player_id=seat.player_id,
-                    club_slug=club_slug,
-                    tie_place=tie_place[seat.position],
-                )
-            )
     # A table that needs the director from its first deal has only an empty standing,
     # which cannot tell the game's order.
     lower_is_better = next(
@@ -253,26 +317,93 @@ def event_ranking(*, event: Event, sheets: list[TableSheet] | None = None) -> li
         sheets[0].standing.lower_is_better if sheets else True,
     )
     sign = 1 if lower_is_better else -1
+    rows: list[RankingRow] = []
+    contenders: list[Contender[int]] = []
+    for sheet in sheets:
+        place = {seat: index + 1 for index, seat in enumerate(sheet.standing.ranking)}
+        after = _standing_after(sheet, after_deals) if after_deals is not None else None
+        tie_place = place if after is None else {s: i + 1 for i, s in enumerate(after.ranking)}
+        facts = _tie_facts(sheet, after or sheet.standing, after_deals)
+        pending = bool(sheet.unconfirmed)
+        played = sheet.played
+        ravaytys = ravaytys_counts(sheet)
+        for seat in sheet.seats:
+            total = sheet.standing.totals[seat.position]
+            row = RankingRow(
+                place=0,
+                player=seat.player.name,
+                table=sheet.table.number,
+                total=total,
+                deals=played,
+                unconfirmed=pending,
+                table_place=place[seat.position],
+                finished=sheet.standing.finished,
+                needs_director=sheet.problem is not None,
+                average=Fraction(total, played) if played else None,
+                by_average=by_average,
+                after_deals=after_deals,
+                after_total=(after.totals[seat.position] if after is not None and played else None),
+                ravaytys=ravaytys[seat.position],
+                player_id=seat.player_id,
+                club_slug=club_slug,
+                tie_place=tie_place[seat.position],
+            )
+            rows.append(row)
+            contenders.append(
+                Contender(
+                    player=len(contenders),
+                    score=_score(row, sign),
+                    last_deal=sign * facts.last[seat.position],
+                    deals_won=facts.won[seat.position],
+                    ravaytys=facts.ravaytys[seat.position],
+                    table=sheet.table.number,
+                    table_place=row.tie_place,
+                )
+            )
+    order = sorted(range(len(rows)), key=lambda i: (rows[i].table, rows[i].player))
+    # The director's tie-breaks name players by id; a contender is its row's index.
+    index_of = {rows[i].player_id: i for i in order}
 
-    def key(row: RankingRow) -> tuple[bool, Fraction, int]:
-        if by_average:
-            unplayed = row.average is None
-            return (unplayed, sign * (row.average or Fraction(0)), row.tie_place)
-        if after_deals is not None:
-            unplayed = row.after_total is None
-            return (unplayed, Fraction(sign * (row.after_total or 0)), row.tie_place)
-        return (False, Fraction(sign * row.total), row.tie_place)
-
-    rows.sort(key=lambda r: (key(r), r.table, r.player))
-    previous: RankingRow | None = None
-    for index, row in enumerate(rows, start=1):
-        if previous is not None and key(previous) == key(row):
-            row.place = previous.place
-            row.shared = previous.shared = True
+    def director_orders() -> list[list[int]]:
+        if tie_break_orders is None:
+            stages = {sheet.table.stage_id for sheet in sheets}
+            recorded = TieBreak.objects.filter(stage_id__in=stages).order_by("recorded_at", "pk")
+            orders: Sequence[object] = list(recorded.values_list("order", flat=True))
         else:
-            row.place = index
-        previous = row
-    return rows
+            orders = tie_break_orders
+        return [
+            [index_of[player] for player in tied if player in index_of]
+            for tied in orders
+            if isinstance(tied, list | tuple)
+        ]
+
+    # Read whether a tie reaches them or not: a page takes the same queries however its
+    # players stand.
+    precedence = event_precedence(event)
+    recorded = director_orders() if sheets and "director" in precedence else []
+    placings = rank_by_precedence([contenders[i] for i in order], precedence, recorded)
+    ranked = []
+    for placing in placings:
+        row = rows[placing.contender.player]
+        row.place, row.shared, row.decided_by = placing.place, placing.shared, placing.decided_by
+        ranked.append(row)
+    return ranked
+
+
+def _score(row: RankingRow, sign: int) -> tuple[bool, Fraction]:
+    """The ranking's key before any tie-break, lower better: a player yet to play a deal
+    after those who have (while the tables are at different deals)."""
+    if row.by_average:
+        return (row.average is None, sign * (row.average or Fraction(0)))
+    if row.after_deals is not None:
+        return (row.after_total is None, Fraction(sign * (row.after_total or 0)))
+    return (False, Fraction(sign * row.total))
+
+
+def stage_ranking(*, stage: Stage, confirmed_only: bool = False) -> list[RankingRow]:
+    """One stage's standings (its tables alone), as `event_ranking` ranks an event."""
+    sheets = stage_sheets(stage=stage, confirmed_only=confirmed_only)
+    return event_ranking(event=stage.event, sheets=sheets)
 
 
 def deal_history(*, table: Table) -> dict[int, list[DealVersion]]:
@@ -396,83 +527,30 @@ def public_table(*, event: Event, table_id: int) -> Table | None:
     )
 
 
-# -- a player's record ----------------------------------------------------------------------------
+# -- stage standings ------------------------------------------------------------------------------
 
 
-@dataclass
-class RecordRow:
-    """One event a player played (one seat: a table of a seated or finished stage)."""
-
-    event: Event
-    table: int
-    place: int
-    seats: int
-    total: int
-    deals: int
-    unconfirmed: bool
-    needs_director: bool
-    # Deals the player went out with a räväytys; None where the game records none.
-    ravaytys: int | None
-
-
-@dataclass
-class PlayerRecord:
-    rows: list[RecordRow]
-    # Events played (an event counts once, whatever its stages).
-    events: int
-    # Räväytys in all, and whether any of the player's games records them at all.
-    ravaytys: int
-    records_ravaytys: bool
-
-    @property
-    def unconfirmed(self) -> bool:
-        return any(row.unconfirmed for row in self.rows)
-
-
-def player_record(*, player: Player) -> PlayerRecord:
-    """The events `player` has played, newest first, with their place and total at the
-    table; three queries whatever the number of events (seats with their table, stage and
-    event; those tables' seats; their deals)."""
-    seats = (
-        Seat.objects.filter(
-            player=player,
-            table__stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
-        )
-        .select_related("table__stage__event__club")
-        .prefetch_related(
-            Prefetch("table__seats", queryset=Seat.objects.order_by("position")),
-            Prefetch("table__deals", queryset=Deal.objects.order_by("number")),
-        )
-        .order_by(
-            "-table__stage__event__date",
-            "-table__stage__event__created_at",
-            "-table__stage__event_id",
-            "-table__stage__number",
-        )
+def public_stages(*, event: Event) -> list[Stage]:
+    """The event's stages whose standings are public: seated or finished (a draw still in
+    preview is the director's alone), in order."""
+    return list(
+        Stage.objects.filter(
+            event=event, status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED]
+        ).order_by("number")
     )
-    rows = []
-    for seat in seats:
-        table = seat.table
-        event = table.stage.event
-        variant = event.variant
-        sheet = _sheet(table, list(table.seats.all()), list(table.deals.all()), variant)
-        records = game_spec(variant).records_ravaytys
-        rows.append(
-            RecordRow(
-                event=event,
-                table=table.number,
-                place=sheet.standing.ranking.index(seat.position) + 1,
-                seats=len(sheet.seats),
-                total=sheet.standing.totals[seat.position],
-                deals=sheet.played,
-                unconfirmed=bool(sheet.unconfirmed),
-                needs_director=sheet.problem is not None,
-                ravaytys=ravaytys_counts(sheet)[seat.position] if records else None,
-            )
+
+
+def public_stage(*, event: Event, number: int) -> Stage | None:
+    """The event's stage `number` if its standings are public (see `public_stages`)."""
+    stage = (
+        Stage.objects.filter(
+            event=event,
+            number=number,
+            status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
         )
-    return PlayerRecord(
-        rows=rows,
-        events=len({row.event.pk for row in rows}),
-        ravaytys=sum(row.ravaytys or 0 for row in rows),
-        records_ravaytys=any(row.ravaytys is not None for row in rows),
+        .order_by("pk")
+        .first()
     )
+    if stage is not None:
+        stage.event = event
+    return stage

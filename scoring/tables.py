@@ -18,10 +18,10 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from core.paging import paginate_table
 from core.places import place_text
 from core.tables import NUMBER, BaseTable, paginate_polled
-from scoring.selectors import DealHead, PointsMatrix, RankingRow, RecordRow, SheetRow
+from scoring.selectors import DealHead, PointsMatrix, RankingRow, SheetRow
+from tournaments.tiebreaks import TOTAL, tie_break_label, tie_break_short_label
 
 # A 1000-player event's ranking: ten pages, each still quick to read on a phone.
 RANKING_PER_PAGE = 100
@@ -56,6 +56,10 @@ class RankingTable(BaseTable):
         default="",
         exclude_from_export=True,
     )
+    # The tie-break that set the row apart from the one above (blank where the total did,
+    # and on a shared place); hidden on the page while no tie-break decided anything, but
+    # always in the downloads.
+    decided_by = tables.Column(verbose_name=_("Decided by"), orderable=False, default="")
 
     class Meta(BaseTable.Meta):
         # Its caption says which ordering the ranking is in.
@@ -73,6 +77,8 @@ class RankingTable(BaseTable):
             self.columns["after_total"].column.verbose_name = ngettext(
                 "After %(count)d deal", "After %(count)d deals", first.after_deals
             ) % {"count": first.after_deals}
+        if not any(row.decided_by not in (None, TOTAL) for row in data):
+            self.columns.hide("decided_by")
 
     def render_place(self, record: RankingRow) -> str:
         return place_text(record.place, record.shared)
@@ -84,10 +90,25 @@ class RankingTable(BaseTable):
         return record.player
 
     def render_average(self, value: Fraction) -> str:
-        return number_format(float(value), decimal_pos=1)
+        # number_format cuts the digits off (22.29 would read 22.2): round first.
+        return number_format(round(float(value), 1), decimal_pos=1)
 
     def value_total(self, record: RankingRow) -> int:
         return record.total
+
+    def render_decided_by(self, value: str) -> str:
+        if value == TOTAL:
+            return ""
+        return format_html(
+            '<span class="decided" title="{}">{}</span>',
+            gettext(tie_break_label(value)),
+            gettext(tie_break_short_label(value)),
+        )
+
+    def value_decided_by(self, record: RankingRow) -> str:
+        if record.decided_by in (None, TOTAL):
+            return ""
+        return gettext(tie_break_short_label(record.decided_by))
 
 
 def ranking_caption(row: RankingRow) -> str:
@@ -244,39 +265,3 @@ class HistoryTable(BaseTable):
 def history_tables(items: list[Any]) -> list[tuple[Any, HistoryTable]]:
     """(deal's history, its table) for every deal of a table's history page."""
     return [(item, HistoryTable(item.lines)) for item in items]
-
-
-class PlayerRecordTable(BaseTable):
-    """A player's events, newest first: where they sat, their place and total there. The
-    event's date and game sit under its name, so the table fits a phone's width."""
-
-    event = tables.TemplateColumn(
-        template_name="tables/cells/record_event.html", verbose_name=_("Event")
-    )
-    table = tables.Column(verbose_name=_("Table"), attrs=NUMBER)
-    place = tables.Column(verbose_name=_("Place"), attrs=NUMBER)
-    total = tables.TemplateColumn(
-        template_name="tables/cells/record_total.html", verbose_name=_("Total"), attrs=NUMBER
-    )
-    # Blank for a game that records none; hidden when none of the player's games does.
-    ravaytys = tables.Column(verbose_name=_("Räväytys"), attrs=NUMBER, default="")
-
-    class Meta(BaseTable.Meta):
-        orderable = False
-        empty_text = _("No events played yet.")
-
-    def render_place(self, record: RecordRow) -> str:
-        # "2/4": second of the table's four.
-        return f"{record.place}/{record.seats}"
-
-
-# A season of club nights a page.
-RECORD_PER_PAGE = 25
-
-
-def player_record_table(
-    rows: list[RecordRow], *, records_ravaytys: bool, request: HttpRequest
-) -> PlayerRecordTable:
-    """The player's record for their page, paged from the request."""
-    table = PlayerRecordTable(rows, exclude=() if records_ravaytys else ("ravaytys",))
-    return paginate_table(request, table, per_page=RECORD_PER_PAGE)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from django.db import transaction
+
 from rules import RuleViolation
 from rules.i18n import _
+from tournaments.changes import results_change
 from tournaments.models import Event, RankingMode
+from tournaments.tiebreaks import tie_break_precedence
 
 
 def event_ranking_mode_set(*, event: Event, mode: str) -> Event:
@@ -18,6 +24,22 @@ def event_ranking_mode_set(*, event: Event, mode: str) -> Event:
             field="ranking_mode",
             mode=mode,
         )
-    event.ranking_mode = mode
-    event.save(update_fields=["ranking_mode"])
+    with transaction.atomic():
+        event.ranking_mode = mode
+        event.save(update_fields=["ranking_mode"])
+        # The public pages and feeds show the ranking: their copies are out of date.
+        results_change(event_id=event.pk, reason="settings")
+    return event
+
+
+def event_tie_breaks_set(*, event: Event, order: Sequence[str]) -> Event:
+    """The event's tie-break precedence (`tournaments.tiebreaks`): `order`, the names best
+    first (the total first, listed or not); empty for the game's default. Refused with the
+    reason for an unknown name, one listed twice, or the total after another
+    (RuleViolation). Any time: it changes how equal players are ordered, never a score."""
+    stored = list(tie_break_precedence(list(order), game=event.variant_id)) if order else []
+    with transaction.atomic():
+        event.tie_breaks = stored
+        event.save(update_fields=["tie_breaks"])
+        results_change(event_id=event.pk, reason="settings")
     return event

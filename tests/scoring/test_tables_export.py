@@ -213,7 +213,11 @@ def test_the_sheet_marks_the_phones_seat_unconfirmed_and_voided_deals(night):
 def test_the_manage_page_lists_registrations_in_a_sortable_table(client, club):
     director = MembershipFactory(club=club, role=Role.DIRECTOR).user
     event = event_create(
-        club=club, name="Night", date=datetime.date(2026, 11, 28), variant_id="rutupeli"
+        published=True,
+        club=club,
+        name="Night",
+        date=datetime.date(2026, 11, 28),
+        variant_id="rutupeli",
     )
     for name in ("Bea", "Aino", "Cecil"):
         player = Player.objects.create(club=club, name=name, user=UserFactory())
@@ -247,12 +251,17 @@ def test_the_ranking_downloads_as_csv_with_every_row(client, night):
     assert filename(response) == "rutupeli-night-ranking.csv"
     assert response.content.startswith("\ufeff".encode())  # Excel reads it as UTF-8
     header, *rows = read_csv(response)
-    assert header == ["#", "Player", "Table", "Deals", "Total"]
+    assert header == ["#", "Player", "Table", "Deals", "Total", "Decided by"]
     ranking = event_ranking(event=event)
     assert len(rows) == len(ranking) == 8
-    assert rows == [
+    assert [row[:5] for row in rows] == [
         [str(r.place), r.player, str(r.table), str(r.deals), str(r.total)] for r in ranking
     ]
+    # The tie-break that set a row apart is named; the total (or the first row) is blank.
+    assert all(
+        (row[5] == "") == (r.decided_by in (None, "total"))
+        for r, row in zip(ranking, rows, strict=True)
+    )
 
 
 def test_the_ranking_downloads_as_xlsx_with_numbers(client, night):
@@ -261,9 +270,11 @@ def test_the_ranking_downloads_as_xlsx_with_numbers(client, night):
     assert filename(response) == "rutupeli-night-ranking.xlsx"
     title, (header, *rows) = read_xlsx(response)
     assert title == "Ranking"
-    assert header == ("#", "Player", "Table", "Deals", "Total")
+    assert header == ("#", "Player", "Table", "Deals", "Total", "Decided by")
     ranking = event_ranking(event=event)
-    assert rows == [(r.place, r.player, r.table, r.deals, r.total) for r in ranking]
+    assert [row[:5] for row in rows] == [
+        (r.place, r.player, r.table, r.deals, r.total) for r in ranking
+    ]
     assert sum(row[4] for row in rows) == sum(r.total for r in ranking) > 0
 
 
@@ -271,7 +282,7 @@ def test_downloads_speak_the_readers_language(client, night):
     event, tables = night
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fi"
     response = ranking_export(client, event, "csv")
-    assert read_csv(response)[0] == ["#", "Pelaaja", "Pöytä", "Jaot", "Yhteensä"]
+    assert read_csv(response)[0][:5] == ["#", "Pelaaja", "Pöytä", "Jaot", "Yhteensä"]
     assert filename(response) == "rutupeli-night-sijoitukset.csv"
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "hu"
     title, (header, *_rows) = read_xlsx(totals_export(client, tables[0], "xlsx"))
@@ -348,7 +359,11 @@ def test_downloads_are_public_and_only_of_public_tables(client, night):
     assert client.get(url).status_code == 404
     # A draw still in preview is the director's alone.
     fresh = event_create(
-        club=event.club, name="Next", date=datetime.date(2026, 12, 5), variant_id="rutupeli"
+        published=True,
+        club=event.club,
+        name="Next",
+        date=datetime.date(2026, 12, 5),
+        variant_id="rutupeli",
     )
     for index in range(4):
         player = Player.objects.create(club=event.club, name=f"Next {index}")
@@ -400,3 +415,18 @@ def test_a_tables_download_takes_a_fixed_number_of_queries(client, django_assert
     # The club (for its language), the event, the table, and the sheet's table, seats, deals.
     with django_assert_num_queries(6):
         assert totals_export(client, tables[0], "xlsx").status_code == 200
+
+
+def test_downloads_leave_unconfirmed_deals_out_where_the_club_shows_confirmed_only(
+    client, night
+):
+    event, tables = night  # table 1's deal 1 waits for its confirmation
+    shown = read_csv(ranking_export(client, event, "csv"))[1:]
+    assert sum(int(row[4]) for row in shown) > 0
+    event.club.public_confirmed_only = True
+    event.club.save()
+    header, *rows = read_csv(ranking_export(client, event, "csv"))
+    assert [int(row[4]) for row in rows] == [0] * 8  # nothing confirmed yet: no points
+    assert {row[3] for row in rows} == {"0"}
+    _header, *totals = read_csv(totals_export(client, tables[0], "csv"))
+    assert all(int(row[2]) == 0 for row in totals)
