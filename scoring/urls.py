@@ -10,8 +10,12 @@ from scoring import (
     director_views,
     event_settings_views,
     export_views,
+    feed_urls,
     headtohead_views,
+    league_urls,
+    player_urls,
     player_views,
+    screen_urls,
     series_views,
     views,
 )
@@ -107,3 +111,7 @@ urlpatterns = [
         name="deal_confirm",
     ),
 ]
+
+# Each part of the public site keeps its own addresses.
+urlpatterns += league_urls.urlpatterns + screen_urls.urlpatterns + feed_urls.urlpatterns
+urlpatterns += player_urls.urlpatterns

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -12,16 +13,35 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from core.conditional import cache_get_many, etag, if_none_match, not_modified, with_validators
 from core.ratelimit import rate_limit
 from rules import RuleViolation, score_deal
 from scoring.entry import DealEntry
 from scoring.forms import ConfirmForm, DealMetaForm, SeatForm
 from scoring.i18n import contract_text, violation_text
 from scoring.models import Deal, SeatClaim
+from scoring.public_cache import (
+    Stamp,
+    cached_part,
+    checked_stamp,
+    event_stamp,
+    language,
+    ranking_query,
+    seat_key,
+    stamp_key,
+    table_keys,
+    table_versions,
+    wide_key,
+)
+from scoring.public_cache import shared as shared_cache
 from scoring.selectors import event_ranking, event_sheets, seat_claim_of, table_sheet
 from scoring.services import (
     Actor,
@@ -36,6 +56,7 @@ from scoring.services import (
     seat_release,
 )
 from tournaments.models import Event, EventFormat, EventStatus, StageStatus, Table
+from tournaments.permissions import public_event
 
 DEVICE_COOKIE = "lappu_device"
 
@@ -224,11 +245,74 @@ def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
     return render(request, "scoring/table_entry.html", context)
 
 
+def table_live(request: HttpRequest, key: str) -> HttpResponse:
+    """The table's totals and deals waiting for confirmation, polled by every phone every few
+    seconds: 304 from one cache read while nothing changed for this phone (this table's
+    deals and seats, what concerns every table), before the link or the rate limit is
+    looked at."""
+    held = _held_table_tag(request, key)
+    if held is not None:
+        return _table_not_modified(held)
+    return _table_live(request, key=key)
+
+
+def _table_not_modified(tag: str) -> HttpResponse:
+    # Like every table page never stored (no-store): the browser keeps no copy to
+    # revalidate, so the page's script sends the ETag of what it shows itself and leaves
+    # the part as it is on a 304 (static/js/site.js, as static/js/screen.js does).
+    response = not_modified(tag)
+    add_never_cache_headers(response)
+    return response
+
+
 @correction_page
 @rate_limit(scope="table_live")
-def table_live(request: HttpRequest, table: Table) -> HttpResponse:
-    """The table's totals and deals waiting for confirmation, polled by every phone."""
-    return render(request, "scoring/_table_live.html", _entry_context(request, table))
+def _table_live(request: HttpRequest, table: Table) -> HttpResponse:
+    # The versions are read before the page is, so a change made meanwhile is seen next time.
+    event_id = table.stage.event_id
+    found = cache_get_many(table_keys(event_id, table.pk))
+    versions = table_versions(event_id, table.pk, found, event=table.stage.event)
+    tag = _table_tag(request, table.entry_key, event_id, table.pk, versions)
+    if tag is not None and tag in if_none_match(request):
+        return _table_not_modified(tag)  # the link works and nothing changed: nothing to build
+    response = render(request, "scoring/_table_live.html", _entry_context(request, table))
+    if tag is not None:
+        response["ETag"] = tag
+    return response
+
+
+_TABLE_TAG = re.compile(r'^W/"t(\d{1,12})\.(\d{1,12})\.[0-9a-f]{24}"$')
+
+
+def _table_tag(
+    request: HttpRequest, key: str, event_id: int, table_id: int, versions: tuple[str, str] | None
+) -> str | None:
+    """The poll's ETag: the table's event and number in clear (so the next poll finds its
+    versions in one read), signed with the link, the versions and who is asking."""
+    if versions is None:
+        return None
+    who = f"{device_of(request)}\x1f{_user_id(request)}"
+    return etag(key, *versions, who, language(), label=f"t{event_id}.{table_id}.")
+
+
+def _held_table_tag(request: HttpRequest, key: str) -> str | None:
+    """The ETag the phone holds, when it is still that of the table's poll as it is now
+    (the cached versions only: nothing missing is read from the database here)."""
+    if DEVICE_COOKIE not in request.COOKIES or not shared_cache():
+        return None  # (a cache of this process's own is asked once the link is checked)
+    for held in if_none_match(request):
+        match = _TABLE_TAG.match(held)
+        if match is None:
+            continue
+        event_id, table_id = int(match[1]), int(match[2])
+        found = cache_get_many(table_keys(event_id, table_id))
+        if found is None or wide_key(event_id) not in found or seat_key(table_id) not in found:
+            return None
+        versions = table_versions(event_id, table_id, found)
+        if _table_tag(request, key, event_id, table_id, versions) == held:
+            return held
+        return None
+    return None
 
 
 @require_POST
@@ -412,26 +496,128 @@ def table_qr(request: HttpRequest, key: str) -> HttpResponse:
 # -- public results -----------------------------------------------------------------------------
 
 
-def _public_event(slug: str, event_id: int) -> Event:
-    return get_object_or_404(Event.objects.select_related("club"), club__slug=slug, pk=event_id)
+def public_event_or_404(request: HttpRequest, slug: str, event_id: int) -> Event:
+    """The event of a public page: a private one is not found (but for its directors)."""
+    event = public_event(slug=slug, event_id=event_id, user=request.user)
+    if event is None:
+        raise Http404
+    return event
 
 
 def event_public(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = _public_event(slug, event_id)
-    return render(request, "scoring/event_public.html", _live_context(event))
+    """The public page: its header from the event, its live part from the cache."""
+    query = ranking_query(request, _page_path(slug, event_id))
+    stamp = _stamp(event_id)
+    tag = _public_tag(request, "page", stamp, slug, query, viewer=_page_viewer(request))
+    if answer := _early_304(request, stamp, tag, visible=False):
+        return answer
+    event = public_event_or_404(request, slug, event_id)
+    stamp = checked_stamp(stamp, event)
+    tag = _public_tag(request, "page", stamp, slug, query, viewer=_page_viewer(request))
+    if answer := _early_304(request, stamp, tag, visible=True):
+        return answer
+    live, current = cached_part("live", stamp, event, query, lambda: _render_live(request, event))
+    context = {"event": event, "live_html": mark_safe(live)}  # rendered here, by us
+    response = render(request, "scoring/event_public.html", context)
+    return with_validators(response, tag if current else None, _changed(stamp))
 
 
 def event_live(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    """The part of the public page that refreshes itself (htmx polling)."""
-    event = _public_event(slug, event_id)
-    return render(request, "scoring/_event_live.html", _live_context(event))
+    """The part of the public page that refreshes itself (htmx polling): a poll that finds
+    nothing new is answered 304 from one cache read."""
+    return public_part(request, slug, event_id, kind="live", render_part=_render_live, ranked=True)
 
 
-def _live_context(event: Event) -> dict[str, Any]:
-    sheets = event_sheets(event=event)
+def public_part(
+    request: HttpRequest,
+    slug: str,
+    event_id: int,
+    *,
+    kind: str,
+    render_part: Callable[[HttpRequest, Event], str],
+    ranked: bool = False,
+) -> HttpResponse:
+    """A polled part of a public page (`kind`: the event page's live part, the big screen's):
+    304 while the event's results are unchanged, else the part from the cache (rendered by
+    `render_part` when it is not there). `ranked`: the part holds the paged ranking, whose
+    query is part of what is cached."""
+    query = ranking_query(request, _page_path(slug, event_id)) if ranked else ""
+    stamp = _stamp(event_id)
+    tag = _public_tag(request, kind, stamp, slug, query, viewer="")
+    if answer := _early_304(request, stamp, tag, visible=False):
+        return answer
+    event = public_event_or_404(request, slug, event_id)
+    stamp = checked_stamp(stamp, event)
+    tag = _public_tag(request, kind, stamp, slug, query, viewer="")
+    if answer := _early_304(request, stamp, tag, visible=True):
+        return answer
+    html, current = cached_part(kind, stamp, event, query, lambda: render_part(request, event))
+    return with_validators(HttpResponse(html), tag if current else None, _changed(stamp))
+
+
+def _stamp(event_id: int) -> Stamp | None:
+    return event_stamp(event_id, cache_get_many([stamp_key(event_id)]))
+
+
+def _changed(stamp: Stamp | None) -> float | None:
+    return stamp["changed"] if stamp else None
+
+
+def _page_path(slug: str, event_id: int) -> str:
+    return reverse("event_public", kwargs={"slug": slug, "event_id": event_id})
+
+
+def _public_tag(
+    request: HttpRequest, kind: str, stamp: Stamp | None, slug: str, query: str, *, viewer: str
+) -> str | None:
+    if stamp is None or stamp["slug"] != slug:
+        return None
+    # A public event's part is the same for everyone; a private one's (a director's
+    # preview) is only ever revalidated for the person who was shown it.
+    who = viewer if stamp["public"] else f"{viewer}\x1f{_user_id(request)}"
+    return etag(kind, stamp["token"], language(), query, who)
+
+
+def _early_304(
+    request: HttpRequest, stamp: Stamp | None, tag: str | None, *, visible: bool
+) -> HttpResponse | None:
+    """304 when the client holds the page as it is now: for a public event before the
+    database is asked; for a private one only once the visitor may see it (`visible`)."""
+    if stamp is None or tag is None or tag not in if_none_match(request):
+        return None
+    return not_modified(tag, stamp["changed"]) if visible or stamp["public"] else None
+
+
+def _user_id(request: HttpRequest) -> str:
+    return str(request.user.pk or "") if hasattr(request, "user") else ""
+
+
+def _page_viewer(request: HttpRequest) -> str:
+    """What makes a whole page this visitor's: who is signed in, the CSRF cookie its forms
+    carry a token of, a message waiting to be shown (never answered 304)."""
+    if request.COOKIES.get("messages"):
+        return secrets.token_hex(8)
+    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    return f"{_user_id(request)}\x1f{csrf}"
+
+
+def _render_live(request: HttpRequest, event: Event) -> str:
+    return render_to_string("scoring/_event_live.html", live_context(event), request)
+
+
+def live_context(event: Event) -> dict[str, Any]:
+    """The live part's context: the tables of the stage in play and the ranking. A club that
+    shows only confirmed results publicly has them here too."""
+    sheets = _public_sheets(event)
     return {
         "event": event,
         "sheets": sheets,
         "ranking": event_ranking(event=event, sheets=sheets),
         "pending": any(sheet.unconfirmed for sheet in sheets),
     }
+
+
+def _public_sheets(event: Event) -> list[Any]:
+    # A club that shows only confirmed results publicly (its setting's change renews every
+    # event's version: scoring.cache_receivers).
+    return event_sheets(event=event, confirmed_only=event.club.public_confirmed_only)

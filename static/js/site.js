@@ -64,3 +64,24 @@ document.addEventListener("htmx:afterSwap", () => {
   box.hidden = false;
   typedBefore = null;
 });
+
+// A poll sends the ETag of what it shows, and a 304 (nothing new) leaves the part as it is.
+// The table page is never stored by the browser (no-store), so the page keeps the tag itself.
+const pollTags = new Map();
+document.addEventListener("htmx:configRequest", (event) => {
+  const tag = pollTags.get(event.detail.path);
+  if (tag && event.detail.verb === "get") event.detail.headers["If-None-Match"] = tag;
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  if (!xhr) return;
+  if (xhr.status === 304) {
+    event.detail.shouldSwap = false;
+    return;
+  }
+  const path = event.detail.requestConfig && event.detail.requestConfig.path;
+  if (!path) return;
+  const tag = xhr.getResponseHeader("ETag");
+  if (tag) pollTags.set(path, tag);
+  else pollTags.delete(path);
+});

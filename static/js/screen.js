@@ -1,0 +1,94 @@
+// The big screen (scoring/screen/screen.html). A list too long for the screen is shown a
+// page at a time, the next every few seconds; the page is kept when the live part refreshes
+// (htmx polls it every ten seconds; a 304 leaves it untouched). Without script the
+// stylesheet shows the first page. No inline script: the site's CSP refuses it.
+(() => {
+  const FLIP_SECONDS = 8;
+  const shown = {}; // list id -> page index, kept across refreshes
+
+  document.documentElement.classList.add("js");
+
+  function pageSize(list) {
+    // Every item shown, how many fit above the list's bottom edge (rows or a grid of tiles).
+    const items = Array.from(list.children);
+    items.forEach((item) => { item.hidden = false; });
+    const bottom = list.getBoundingClientRect().bottom;
+    let fits = 0;
+    for (const item of items) {
+      if (item.getBoundingClientRect().bottom > bottom + 1) break;
+      fits += 1;
+    }
+    return Math.max(1, fits);
+  }
+
+  function layout(list) {
+    const items = Array.from(list.children);
+    const size = pageSize(list);
+    const pages = Math.max(1, Math.ceil(items.length / size));
+    const page = (shown[list.id] || 0) % pages;
+    shown[list.id] = page;
+    items.forEach((item, index) => {
+      item.hidden = index < page * size || index >= (page + 1) * size;
+    });
+    list.dataset.page = String(page + 1);
+    list.dataset.pages = String(pages);
+    const label = document.querySelector(`[data-page-of="${list.id}"]`);
+    if (label) {
+      label.textContent = pages > 1
+        ? label.dataset.text.replace("{page}", String(page + 1)).replace("{pages}", String(pages))
+        : "";
+    }
+  }
+
+  function layoutAll() {
+    document.querySelectorAll("[data-paged]").forEach(layout);
+  }
+
+  function flip() {
+    document.querySelectorAll("[data-paged]").forEach((list) => {
+      shown[list.id] = (shown[list.id] || 0) + 1;
+      layout(list);
+    });
+  }
+
+  function tick() {
+    const clock = document.querySelector("[data-clock]");
+    if (clock) {
+      clock.textContent = new Date().toLocaleTimeString(document.documentElement.lang || [], {
+        hour: "2-digit",
+        minute: "2-digit",
+      });
+    }
+  }
+
+  // The poll sends the ETag of what the screen shows; a 304 (nothing new) leaves it as it is.
+  const tags = {};
+  function sendTag(event) {
+    const tag = tags[event.detail.path];
+    if (tag && event.detail.verb === "get") event.detail.headers["If-None-Match"] = tag;
+  }
+  function keepTag(event) {
+    const xhr = event.detail.xhr;
+    if (!xhr) return;
+    if (xhr.status === 304) {
+      event.detail.shouldSwap = false;
+      return;
+    }
+    const tag = xhr.getResponseHeader("ETag");
+    if (tag && event.detail.requestConfig) tags[event.detail.requestConfig.path] = tag;
+  }
+
+  function start() {
+    layoutAll();
+    tick();
+    setInterval(flip, FLIP_SECONDS * 1000);
+    setInterval(tick, 15 * 1000);
+    window.addEventListener("resize", layoutAll);
+    document.body.addEventListener("htmx:configRequest", sendTag);
+    document.body.addEventListener("htmx:beforeSwap", keepTag);
+    document.body.addEventListener("htmx:afterSwap", layoutAll);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

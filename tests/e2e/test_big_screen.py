@@ -1,0 +1,88 @@
+"""The big screen on a 1920x1080 projector: never a scrollbar, long lists paged by themselves."""
+
+from __future__ import annotations
+
+import math
+
+from tests.e2e.conftest import shoot
+from tests.scoring.conftest import seated_event
+from tournaments.services import event_publish
+
+NO_SCROLL = (
+    "() => [document.documentElement.scrollHeight, window.innerHeight,"
+    " document.documentElement.scrollWidth, window.innerWidth]"
+)
+VISIBLE_NAMES = (
+    "() => Array.from(document.querySelectorAll('#screen-rows > li'))"
+    ".filter(li => li.offsetParent !== null).map(li => li.querySelector('.name').textContent)"
+)
+FITS = (
+    "() => { const list = document.querySelector('#screen-rows');"
+    " const shown = Array.from(list.children).filter(li => li.offsetParent !== null);"
+    " return shown[shown.length - 1].getBoundingClientRect().bottom"
+    " <= list.getBoundingClientRect().bottom + 1; }"
+)
+
+
+def _screen_event(players: int):
+    event, _tables = seated_event(variant_id="rutupeli", players=players)
+    event_publish(event=event, published=True)
+    return event
+
+
+def _no_scrollbar(page) -> None:
+    height, inner_height, width, inner_width = page.evaluate(NO_SCROLL)
+    assert height <= inner_height, (height, inner_height)
+    assert width <= inner_width, (width, inner_width)
+
+
+def test_the_big_screen_fits_1080p_and_pages_through_the_standings(live_server, browser):
+    event = _screen_event(120)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-GB")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    polls: list[int] = []
+    page.on("response", lambda r: polls.append(r.status) if "/screen/live/" in r.url else None)
+    page.clock.install()
+    page.goto(f"{live_server.url}/clubs/{event.club.slug}/events/{event.pk}/screen/")
+    page.wait_for_function("() => document.querySelector('#screen-rows').dataset.pages")
+    shoot(page, "big-screen-1080p")
+    _no_scrollbar(page)
+    first = page.evaluate(VISIBLE_NAMES)
+    assert 8 <= len(first) < 120, len(first)  # large type: a page holds a dozen or so
+    assert page.evaluate(FITS)
+    pages = math.ceil(120 / len(first))
+    label = page.locator('[data-page-of="screen-rows"]').text_content()
+    assert label == f"Page 1 of {pages}"
+
+    page.clock.run_for(8_500)  # the next page comes by itself
+    second = page.evaluate(VISIBLE_NAMES)
+    assert second and not set(second) & set(first)
+    assert page.locator('[data-page-of="screen-rows"]').text_content() == f"Page 2 of {pages}"
+    _no_scrollbar(page)
+
+    page.clock.run_for(2_000)  # the live part refreshes (10 s): the page stays where it was
+    page.wait_for_timeout(500)
+    assert page.evaluate(VISIBLE_NAMES) == second
+    shoot(page, "big-screen-1080p-page-2")
+    page.clock.run_for(10_000)  # the next poll sends its ETag: nothing new, a 304
+    page.wait_for_timeout(500)
+    assert polls[:2] == [200, 304], polls
+    assert page.locator("#screen-rows > li").count() == 120  # the 304 kept what was shown
+    _no_scrollbar(page)
+    context.close()
+
+
+def test_without_script_the_big_screen_shows_its_first_page(live_server, browser):
+    event = _screen_event(120)
+    context = browser.new_context(
+        viewport={"width": 1920, "height": 1080}, locale="en-GB", java_script_enabled=False
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/clubs/{event.club.slug}/events/{event.pk}/screen/")
+    _no_scrollbar(page)
+    shown = page.evaluate(VISIBLE_NAMES)
+    assert len(shown) == 14
+    assert page.evaluate(FITS)
+    shoot(page, "big-screen-1080p-no-script")
+    context.close()

@@ -1,0 +1,112 @@
+"""The big screen: standings and the tables still playing, for a projector at the venue."""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import ClubFactory, MembershipFactory
+from tests.scoring.conftest import seated_event
+from tournaments.models import Role
+from tournaments.services import event_create, event_publish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _trusted_cache(settings):
+    settings.PUBLIC_CACHE_SHARED = True  # this process is the cache's only reader
+
+
+def screen_urls(event) -> tuple[str, str]:
+    args = [event.club.slug, event.pk]
+    return reverse("event_screen", args=args), reverse("event_screen_live", args=args)
+
+
+def save_deal(table, *, seat=0) -> None:
+    phone = Client()
+    phone.post(reverse("table_seat", args=[table.entry_key]), {"seat": seat})
+    data = {"number": 1, "request_id": f"s{table.pk}", "expected_version": 0, "out": "0"}
+    for position, hand in enumerate(("", "AS KD", "7H", "QS")):
+        data[f"p{position}_cards"] = hand
+    assert phone.post(reverse("deal_save", args=[table.entry_key, 1]), data).status_code == 302
+
+
+@pytest.fixture
+def big_event():
+    event, tables = seated_event(variant_id="rutupeli", players=40)
+    event_publish(event=event, published=True)
+    return event, tables
+
+
+def test_the_screen_shows_every_player_and_every_table_still_playing(client, big_event):
+    event, tables = big_event
+    save_deal(tables[0])
+    page, _live = screen_urls(event)
+    response = client.get(page)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert event.name in html
+    rows = re.findall(
+        r'<li><span class="place">([=\d]+)</span><span class="name">([^<]+)</span>', html
+    )
+    assert len(rows) == 40  # every row is sent; the script pages them
+    assert rows[0][0] == "1"
+    assert "10 tables still playing" in html
+    assert len(re.findall(r'<span class="number">\d+</span>', html)) == 10
+    assert "1 deal" in html and 'class="unconfirmed"' in html
+
+
+def test_the_screen_runs_on_the_sites_own_files_and_refreshes_itself(client, big_event):
+    event, _tables = big_event
+    page, live = screen_urls(event)
+    html = client.get(page).content.decode()
+    assert re.findall(r"<script(?![^>]*\bsrc=)[^>]*>", html) == []  # no inline script (CSP)
+    assert "/static/js/screen.js" in html and "/static/css/screen.css" in html
+    assert f'hx-get="{live}"' in html and 'hx-trigger="every 10s"' in html
+    assert "data-paged" in html
+    assert "site-header" not in html  # nothing but the standings on the wall
+
+
+def test_the_screens_poll_is_a_304_while_nothing_changes(
+    client, big_event, django_assert_num_queries
+):
+    event, tables = big_event
+    _page, live = screen_urls(event)
+    first = client.get(live)
+    assert first.status_code == 200
+    with django_assert_num_queries(0):
+        assert client.get(live, headers={"if-none-match": first["ETag"]}).status_code == 304
+    save_deal(tables[3])
+    after = client.get(live, headers={"if-none-match": first["ETag"]})
+    assert after.status_code == 200
+    assert "1 deal" in after.content.decode()
+
+
+def test_a_private_event_has_no_screen_but_for_its_directors(client):
+    event, _tables = seated_event(variant_id="rutupeli", players=8)
+    event_publish(event=event, published=False)
+    page, live = screen_urls(event)
+    assert client.get(page).status_code == 404
+    assert client.get(live).status_code == 404
+    client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
+    assert client.get(page).status_code == 200
+
+
+def test_before_the_draw_the_screen_says_it_fills_in(client):
+    event = event_create(
+        club=ClubFactory(), name="Later", date=datetime.date(2026, 12, 5), variant_id="rutupeli"
+    )
+    event_publish(event=event, published=True)
+    html = client.get(screen_urls(event)[0]).content.decode()
+    assert "This screen fills in as soon as play starts." in html
+
+
+def test_the_public_page_links_to_the_screen(client, big_event):
+    event, _tables = big_event
+    html = client.get(event.get_absolute_url()).content.decode()
+    assert f'href="{screen_urls(event)[0]}"' in html
