@@ -233,4 +233,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    # A worker logs each task's start and end itself; inline (eager) tasks would put a
+    # "succeeded" line in the request's log for every deal saved. Failures still show.
+    "loggers": {"celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"}},
 }

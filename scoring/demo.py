@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from dataclasses import replace
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -15,10 +16,12 @@ from scoring.championship import (
     tie_break_record,
 )
 from scoring.headtohead import h2h_round_draw
+from scoring.league_services import league_recompute, season_league_scheme_set
 from scoring.models import Deal
 from scoring.series import series_round_draw
 from scoring.services import Actor, deal_confirm, deal_record, event_finish
 from tournaments.advancement import TieBreakMethod
+from tournaments.league import LeagueScheme
 from tournaments.models import (
     Club,
     Event,
@@ -26,6 +29,7 @@ from tournaments.models import (
     Membership,
     Player,
     Role,
+    Season,
     Stage,
     Table,
 )
@@ -79,6 +83,8 @@ def demo_load() -> Club:
     demo_championship_live(club)
     demo_series(club)
     demo_swiss(club)
+    demo_season(club)
+    demo_private_event(club)
     return club
 
 
@@ -194,6 +200,7 @@ def demo_nights(club: Club) -> None:
         if Event.objects.filter(club=club, name=name).exists():
             continue
         event = event_create(
+            published=True,
             club=club,
             name=name,
             date=datetime.date.today() - datetime.timedelta(days=offset),
@@ -256,6 +263,7 @@ def demo_finished_night(club: Club) -> None:
         return
     director = get_user_model().objects.get(username="director")
     event = event_create(
+        published=True,
         club=club,
         name=FINISHED_NIGHT,
         date=datetime.date(2026, 11, 21),
@@ -303,6 +311,7 @@ def demo_late_night(club: Club) -> None:
     if Event.objects.filter(club=club, name=LATE_NIGHT).exists():
         return
     event = event_create(
+        published=True,
         club=club,
         name=LATE_NIGHT,
         date=datetime.date.today(),
@@ -374,6 +383,7 @@ def _format_event(
     players: list[Player],
 ) -> Event:
     event = event_create(
+        published=True,
         club=club,
         name=name,
         date=date,
@@ -623,3 +633,72 @@ def demo_swiss(club: Club) -> None:
                 _play(table, match)
             elif table.number == 2:
                 _play(table, match[:2], confirmed=1)
+
+
+SEASON = "Syyskausi 2026"
+LEAGUE_NIGHTS = ["Rutupeli league night 1", "Rutupeli league night 2", "Rutupeli league night 3"]
+
+
+def demo_season(club: Club) -> None:
+    """The autumn season's league table: three finished league nights of eight, last
+    Saturday's night and the championship, placement points with the best three of each
+    player's events counted (so some are struck through), at least two events to be ranked;
+    the director changed the scheme once, so the page shows that decision."""
+    if Season.objects.filter(club=club, name=SEASON).exists():
+        return
+    season = Season.objects.create(
+        club=club,
+        name=SEASON,
+        starts_on=datetime.date(2026, 9, 1),
+        ends_on=datetime.date(2026, 12, 31),
+    )
+    Event.objects.filter(club=club, name__in=[FINISHED_NIGHT, CHAMPIONSHIP]).update(season=season)
+    rng = random.Random(2026)
+    players = _format_players(club, 12)
+    for number, name in enumerate(LEAGUE_NIGHTS):
+        event = event_create(
+            published=True,
+            club=club,
+            season=season,
+            name=name,
+            date=datetime.date(2026, 10, 3) + datetime.timedelta(weeks=2 * number),
+            venue="Kerhohuone",
+            variant_id="rutupeli",
+        )
+        # Eight of the twelve each night: not everyone plays every night.
+        for player in rng.sample(players, 8):
+            registration_add(event=event, player=player, checked_in=True)
+        stage = stage_draw(event=event, seed=3000 + number)
+        stage_confirm(stage=stage)
+        for table in stage.tables.order_by("number"):
+            seats = table.seats.count()
+            _play(table, [_rutupeli_deal(rng, seats) for _deal in range(7)])
+        event_finish(event=event)
+    director = get_user_model().objects.get(username="director")
+    scheme = LeagueScheme(points=(10, 8, 6, 5, 4, 3, 2, 1), min_events=1)
+    season_league_scheme_set(season=season, scheme=scheme, by=director, note="Season opens.")
+    season_league_scheme_set(
+        season=season,
+        scheme=replace(scheme, best_n=3, min_events=2),
+        by=director,
+        note="Best three events count, as voted at the autumn meeting.",
+    )
+    league_recompute(season_id=season.pk)
+
+
+PRIVATE_EVENT = "Rutupeli next Saturday (not published yet)"
+
+
+def demo_private_event(club: Club) -> None:
+    """An event the club has not published: its directors see it, nobody else does."""
+    if Event.objects.filter(club=club, name=PRIVATE_EVENT).exists():
+        return
+    event = event_create(
+        club=club,
+        name=PRIVATE_EVENT,
+        date=datetime.date.today() + datetime.timedelta(days=5),
+        venue="Kerhohuone",
+        variant_id="rutupeli",
+    )
+    for player in _format_players(club, 6):
+        registration_add(event=event, player=player)

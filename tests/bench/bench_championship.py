@@ -31,7 +31,6 @@ tests/bench/bench_championship.py``; `make bench` calls :func:`run`.
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -83,6 +82,7 @@ def finished_stage(tables: int, *, seats: int = SEATS, name: str = "Bench") -> t
     director = User.objects.create_user(username=f"{name.lower()}-director")
     Membership.objects.create(club=club, user=director, role=Role.DIRECTOR)
     event = event_create(
+        published=True,
         club=club,
         name=f"{name} championship",
         date=datetime.date(2026, 12, 5),
@@ -235,19 +235,10 @@ def _measure() -> list[tuple[str, float, str]]:
 
 def measure() -> list[tuple[str, float, str]]:
     """Set Django up on a throw-away test database and measure (in this process)."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
-    import django
+    # Imported here: run as a script, this file puts the project on sys.path only below.
+    from tests.bench.testdb import on_test_database
 
-    django.setup()
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
-        return _measure()
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+    return on_test_database(_measure)
 
 
 def run() -> list[tuple[str, float, str]]:

@@ -11,6 +11,8 @@ import socket
 import statistics
 import time
 
+from tests.bench.testdb import on_test_database
+
 PG_URL = os.environ.get("BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/lappu_bench")
 SIX_HANDS = ["", "AS KD", "7H 7C", "QS", "2D 3D 4D", "10C"]
 
@@ -27,18 +29,7 @@ def run() -> list[tuple[str, float, str]]:
     backend = "PostgreSQL" if _pg_reachable() else "SQLite (PostgreSQL unreachable)"
     if backend == "PostgreSQL":
         os.environ["DATABASE_URL"] = PG_URL
-    import django
-
-    django.setup()
-    from django.db import connection
-    from django.test.utils import setup_test_environment
-
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
-        return _measure(backend)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+    return on_test_database(lambda: _measure(backend))
 
 
 def _measure(backend: str) -> list[tuple[str, float, str]]:
@@ -51,6 +42,7 @@ def _measure(backend: str) -> list[tuple[str, float, str]]:
 
     club = Club.objects.create(name="Bench", slug="bench")
     event = event_create(
+        published=True,
         club=club,
         name="Bench",
         date=datetime.date(2026, 1, 1),

@@ -113,6 +113,7 @@ def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone
     director.set_password("dora")
     director.save()
     event = event_create(
+        published=True,
         club=club,
         name="Rutupeli championship",
         date=datetime.date(2026, 12, 5),

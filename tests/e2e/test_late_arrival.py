@@ -25,7 +25,11 @@ def test_a_late_arrival_is_seated_before_the_first_deal(live_server, phone, brow
     director.set_password("dora")
     director.save()
     event = event_create(
-        club=club, name="Friday Rutupeli", date=datetime.date(2026, 11, 27), variant_id="rutupeli"
+        published=True,
+        club=club,
+        name="Friday Rutupeli",
+        date=datetime.date(2026, 11, 27),
+        variant_id="rutupeli",
     )
     for name in ["Aino", "Eero", "Helmi", "Jussi", "Kaisa", "Mikko", "Noora", "Olli"]:
         registration_add(
@@ -89,12 +93,20 @@ def test_a_guest_of_a_past_event_is_offered_when_asked(live_server, phone):
     director.set_password("dora")
     director.save()
     last_week = event_create(
-        club=club, name="Last week", date=datetime.date(2026, 11, 20), variant_id="rutupeli"
+        published=True,
+        club=club,
+        name="Last week",
+        date=datetime.date(2026, 11, 20),
+        variant_id="rutupeli",
     )
     registration_guest_add(event=last_week, name="Vera Vieras")
     Player.objects.create(club=club, name="Pekka")
     event = event_create(
-        club=club, name="Tonight", date=datetime.date(2026, 11, 27), variant_id="rutupeli"
+        published=True,
+        club=club,
+        name="Tonight",
+        date=datetime.date(2026, 11, 27),
+        variant_id="rutupeli",
     )
     sign_in(phone, live_server.url, "dora", "dora")
     phone.goto(f"{live_server.url}/clubs/{club.slug}/events/{event.pk}/manage/")

@@ -27,7 +27,11 @@ def test_the_director_draws_round_two_without_repeats_and_the_public_sees_the_ro
     director.set_password("dora")
     director.save()
     event = event_create(
-        club=club, name="Räväytys series", date=datetime.date(2026, 12, 5), variant_id="ravaytys"
+        published=True,
+        club=club,
+        name="Räväytys series",
+        date=datetime.date(2026, 12, 5),
+        variant_id="ravaytys",
     )
     Event.objects.filter(pk=event.pk).update(
         format=EventFormat.SERIES,

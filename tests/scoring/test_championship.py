@@ -51,6 +51,7 @@ def championship(players: int, *, preferred: int = 3, top_k: int = 1, club=None)
     club = club or ClubFactory()
     director = MembershipFactory(club=club, role=Role.DIRECTOR).user
     event = event_create(
+        published=True,
         club=club,
         name="Rutupeli championship",
         date=datetime.date(2026, 12, 5),

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db
 def test_a_head_to_head_event_is_paired_not_drawn():
     club = ClubFactory()
     event = event_create(
+        published=True,
         club=club,
         name="Gin Swiss",
         date=datetime.date(2026, 12, 6),

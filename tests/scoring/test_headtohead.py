@@ -37,7 +37,11 @@ def h2h_event(*, players: int, format: str, club=None, **options):
     """A Gin Römi event of `format` with `players` checked in, named P01, P02, …"""
     club = club or ClubFactory()
     event = event_create(
-        club=club, name="Gin head to head", date=datetime.date(2026, 12, 5), variant_id="gin_romi"
+        published=True,
+        club=club,
+        name="Gin head to head",
+        date=datetime.date(2026, 12, 5),
+        variant_id="gin_romi",
     )
     Event.objects.filter(pk=event.pk).update(format=format, format_options=options)
     event.refresh_from_db()

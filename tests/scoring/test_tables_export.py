@@ -425,7 +425,7 @@ def test_downloads_leave_unconfirmed_deals_out_where_the_club_shows_confirmed_on
     assert sum(int(row[4]) for row in shown) > 0
     event.club.public_confirmed_only = True
     event.club.save()
-    header, *rows = read_csv(ranking_export(client, event, "csv"))
+    _header, *rows = read_csv(ranking_export(client, event, "csv"))
     assert [int(row[4]) for row in rows] == [0] * 8  # nothing confirmed yet: no points
     assert {row[3] for row in rows} == {"0"}
     _header, *totals = read_csv(totals_export(client, tables[0], "csv"))

@@ -14,6 +14,9 @@ from scoring.demo import (
     FINISHED_NIGHT,
     FORMAT_PLAYERS,
     LATE_NIGHT,
+    LEAGUE_NIGHTS,
+    PRIVATE_EVENT,
+    SEASON,
     SERIES,
     SWISS,
 )
@@ -29,6 +32,8 @@ from tournaments.models import (
     MembershipChange,
     Player,
     Role,
+    Season,
+    SeasonSchemeChange,
     Stage,
     StageStatus,
     Table,
@@ -278,3 +283,30 @@ def test_the_demo_format_events_pages_show(db, client, name):
         page = response.content.decode()
         # No template syntax leaks onto the page (a comment Django did not take as one).
         assert "{#" not in page and "{%" not in page and "{{" not in page
+
+
+def test_demo_season_has_a_league_table_with_dropped_events_and_a_scheme_change(db, client):
+    call_command("demo_load")
+    season = Season.objects.get(club__slug="demo", name=SEASON)
+    counted = season.events.filter(status=EventStatus.FINISHED, published_at__isnull=False)
+    assert set(LEAGUE_NIGHTS) | {FINISHED_NIGHT, CHAMPIONSHIP} == set(
+        counted.values_list("name", flat=True)
+    )
+    change = SeasonSchemeChange.objects.filter(season=season).latest("changed_at")
+    assert change.old_scheme.get("best_n") is None and change.new_scheme["best_n"] == 3
+    page = client.get(reverse("season_league", args=["demo", season.pk])).content.decode()
+    assert page.count('<s class="dropped"') >= 3  # events past the best three, struck through
+    assert "Best three events count" in page  # the decision, with its reason
+    rows = season.league_rows["rows"]
+    assert any(sum(cell["counted"] for cell in row["cells"]) < len(row["cells"]) for row in rows)
+
+
+def test_demo_private_event_is_seen_by_its_director_only(db, client):
+    call_command("demo_load")
+    event = Event.objects.get(club__slug="demo", name=PRIVATE_EVENT)
+    assert event.published_at is None
+    address = reverse("event_public", args=["demo", event.pk])
+    assert client.get(address).status_code == 404
+    assert PRIVATE_EVENT not in client.get(reverse("club_detail", args=["demo"])).content.decode()
+    client.force_login(get_user_model().objects.get(username="director"))
+    assert client.get(address).status_code == 200

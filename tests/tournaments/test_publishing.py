@@ -59,6 +59,10 @@ def _table(export_format: str) -> Kwargs:
     }
 
 
+def _season_and(**more: object) -> Kwargs:
+    return lambda scene: {"slug": scene.slug, "season_id": scene.season.pk, **more}
+
+
 # The event's own pages: a private event's are not found (404), its name stays private.
 EVENT_PAGES: list[tuple[str, Kwargs]] = [
     ("event_public", _event),
@@ -67,6 +71,11 @@ EVENT_PAGES: list[tuple[str, Kwargs]] = [
     ("ranking_export", _event_and(export_format="xlsx")),
     ("table_totals_export", _table("csv")),
     ("table_totals_export", _table("xlsx")),
+    ("stage_standings", _event_and(number=1)),
+    ("stage_standings_export", _event_and(number=1, export_format="csv")),
+    ("event_standings_feed", _event),
+    ("event_screen", _event),
+    ("event_screen_live", _event),
 ]
 
 # Pages that list events (or their results): a private event is simply not on them. The
@@ -77,9 +86,18 @@ LIST_PAGES: list[tuple[str, Kwargs, bool]] = [
     ("club_events_export", lambda scene: {"slug": scene.slug, "export_format": "csv"}, True),
     ("player_record", lambda scene: {"slug": scene.slug, "player_id": scene.player.pk}, True),
     (
-        "season_league",
-        lambda scene: {"slug": scene.slug, "season_id": scene.season.pk},
-        False,
+        "player_record_export",
+        lambda scene: {"slug": scene.slug, "player_id": scene.player.pk, "export_format": "csv"},
+        True,
+    ),
+    *(
+        (name, _season_and(**more), False)
+        for name, more in [
+            ("season_league", {}),
+            ("season_league_embed", {}),
+            ("season_league_export", {"export_format": "csv"}),
+            ("season_league_feed", {}),
+        ]
     ),
 ]
 
