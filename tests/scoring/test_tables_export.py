@@ -417,9 +417,7 @@ def test_a_tables_download_takes_a_fixed_number_of_queries(client, django_assert
         assert totals_export(client, tables[0], "xlsx").status_code == 200
 
 
-def test_downloads_leave_unconfirmed_deals_out_where_the_club_shows_confirmed_only(
-    client, night
-):
+def test_downloads_leave_unconfirmed_deals_out_where_the_club_shows_confirmed_only(client, night):
     event, tables = night  # table 1's deal 1 waits for its confirmation
     shown = read_csv(ranking_export(client, event, "csv"))[1:]
     assert sum(int(row[4]) for row in shown) > 0
