@@ -125,6 +125,17 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Files the site makes (printed sheets of print jobs); served to directors through a view
+# that checks who asks, never as public media.
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
+MEDIA_URL = "media/"
+# The site's own address as players' phones reach it: printed QR codes carry it (a sheet
+# made by a worker has no request to take it from).
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The printed sheets' paper: "A4" (portrait) or "Letter".
+PRINT_PAPER = env_str("PRINT_PAPER", "A4")
+if PRINT_PAPER not in ("A4", "Letter"):
+    raise ImproperlyConfigured(f"PRINT_PAPER must be A4 or Letter, not {PRINT_PAPER!r}")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -235,5 +246,10 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # A worker logs each task's start and end itself; inline (eager) tasks would put a
     # "succeeded" line in the request's log for every deal saved. Failures still show.
-    "loggers": {"celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"}},
+    "loggers": {
+        "celery.app.trace": {"level": "WARNING" if CELERY_TASK_ALWAYS_EAGER else "INFO"},
+        # WeasyPrint logs each step of every sheet at INFO; its warnings still show.
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
+    },
 }

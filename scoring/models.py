@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Table
+from tournaments.models import Event, Table
 
 
 class DealStatus(models.TextChoices):
@@ -140,3 +140,57 @@ class SeatClaim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · {self.position + 1}"
+
+
+class PrintJobStatus(models.TextChoices):
+    QUEUED = "queued", _("waiting")
+    RUNNING = "running", _("printing")
+    DONE = "done", _("ready")
+    FAILED = "failed", _("failed")
+
+
+def print_job_path(job: PrintJob, filename: str) -> str:
+    return f"print/{job.created_at:%Y/%m}/{job.pk}-{filename}"
+
+
+class PrintJob(models.Model):
+    """A batch of printed sheets made in the background ("every table of stage 2"): what
+    was asked, how far it is, why it failed, and the one merged PDF it made. Its file is
+    reused until a result or seating it shows changes (`source_changed_at`)."""
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="print_jobs", verbose_name=_("event")
+    )
+    kind = models.CharField(_("sheets"), max_length=32)
+    # What the sheets are of (a stage number, blank or filled, the language, the paper).
+    params = models.JSONField(_("what to print"), default=dict, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=PrintJobStatus.choices, default=PrintJobStatus.QUEUED
+    )
+    done = models.PositiveIntegerField(_("done"), default=0)
+    total = models.PositiveIntegerField(_("of"), default=0)
+    error = models.TextField(_("why it failed"), blank=True)
+    file = models.FileField(_("file"), upload_to=print_job_path, blank=True)
+    pages = models.PositiveIntegerField(_("pages"), default=0)
+    # The event's results_changed_at the file was made from: a later change makes it old.
+    source_changed_at = models.DateTimeField(_("made from results of"), null=True, blank=True)
+    task_id = models.CharField(_("task"), max_length=64, blank=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("asked by"),
+    )
+    created_at = models.DateTimeField(_("asked"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("print job")
+        verbose_name_plural = _("print jobs")
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.kind} · {self.get_status_display()}"

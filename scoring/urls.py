@@ -15,6 +15,9 @@ from scoring import (
     league_urls,
     player_urls,
     player_views,
+    print_board_urls,
+    print_job_urls,
+    print_sheet_urls,
     screen_urls,
     series_views,
     views,
@@ -115,3 +118,5 @@ urlpatterns = [
 # Each part of the public site keeps its own addresses.
 urlpatterns += league_urls.urlpatterns + screen_urls.urlpatterns + feed_urls.urlpatterns
 urlpatterns += player_urls.urlpatterns
+urlpatterns += print_sheet_urls.urlpatterns + print_board_urls.urlpatterns
+urlpatterns += print_job_urls.urlpatterns

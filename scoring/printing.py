@@ -1,0 +1,80 @@
+"""Printed sheets: a Django template rendered to HTML and handed to WeasyPrint.
+
+Every sheet kind has a template under ``templates/print/`` extending ``print/base.html``
+(the paper, the shipped fonts, the shared print stylesheet). :func:`render_pdf` is the one
+way a sheet becomes a PDF: in the language asked for, on the club's paper, with every file
+it needs (fonts, stylesheets, QR codes as inline SVG) read from the project itself: a
+sheet never reaches the network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.utils import translation
+from weasyprint import HTML
+from weasyprint.urls import FatalURLFetchingError, URLFetcher
+
+PDF = "application/pdf"
+PAPERS = ("A4", "Letter")
+
+
+@dataclass(frozen=True)
+class PrintFile:
+    """What a print service returns: the file's name, its type and its bytes."""
+
+    filename: str
+    mime: str
+    content: bytes
+
+
+class PrintError(Exception):
+    """A sheet could not be made (a template or WeasyPrint failed): an internal error."""
+
+
+def paper(requested: str | None = None) -> str:
+    """The paper a sheet is printed on: `requested` when it is one we print, else the
+    site's setting (PRINT_PAPER)."""
+    return requested if requested in PAPERS else settings.PRINT_PAPER
+
+
+# The address a sheet's relative links resolve against: never fetched, only recognised.
+BASE_URL = "https://lappu.invalid/"
+
+
+class LocalFetcher(URLFetcher):
+    """WeasyPrint's fetcher for the project's own static files only (the fonts and the
+    print stylesheet); any other address stops the sheet, so none ever waits on a network."""
+
+    def fetch(self, url: str, headers: Any = None) -> Any:
+        parts = urlsplit(url)
+        static = "/" + settings.STATIC_URL.strip("/") + "/"
+        if url.startswith(BASE_URL) and parts.path.startswith(static):
+            found = finders.find(parts.path[len(static) :])
+            if found:
+                return super().fetch(Path(str(found)).as_uri(), headers)
+        raise FatalURLFetchingError(f"a printed sheet reads no outside address: {url}")
+
+
+def render_html(template: str, context: dict[str, Any], *, language: str, size: str) -> str:
+    with translation.override(language):
+        return render_to_string(template, {**context, "paper": paper(size), "language": language})
+
+
+def render_pdf(
+    template: str, context: dict[str, Any], *, language: str, size: str | None = None
+) -> bytes:
+    """`template` with `context` as a PDF, in `language`, on `size` paper (or the setting)."""
+    try:
+        html = render_html(template, context, language=language, size=paper(size))
+        return HTML(string=html, base_url=BASE_URL, url_fetcher=LocalFetcher()).write_pdf()
+    # WeasyPrint raises many kinds (its fatal fetch error is a BaseException, so that it
+    # gets past its own handlers): one internal error for all.
+    except (Exception, FatalURLFetchingError) as error:
+        raise PrintError(f"{template}: {error}") from error
