@@ -115,8 +115,8 @@ urlpatterns = [
     ),
 ]
 
-# Each part of the public site keeps its own addresses.
-urlpatterns += league_urls.urlpatterns + screen_urls.urlpatterns + feed_urls.urlpatterns
-urlpatterns += player_urls.urlpatterns
+# Each part of the public site keeps its own addresses. The printed sheets come before the
+# league's: its downloads' `league.<format>` would take `league.pdf` too.
 urlpatterns += print_sheet_urls.urlpatterns + print_board_urls.urlpatterns
-urlpatterns += print_job_urls.urlpatterns
+urlpatterns += league_urls.urlpatterns + screen_urls.urlpatterns + feed_urls.urlpatterns
+urlpatterns += player_urls.urlpatterns + print_job_urls.urlpatterns
