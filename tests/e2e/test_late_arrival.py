@@ -113,7 +113,10 @@ def test_a_guest_of_a_past_event_is_offered_when_asked(live_server, phone):
     picker = phone.locator("#add-player")
     expect(picker).not_to_contain_text("Vera Vieras")
     expect(picker.locator("optgroup").first).to_have_attribute("label", "Club players")
-    phone.get_by_label("Show guests of past events (1)").check()  # reloads with them
+    # Ticking it reloads the page with them: click, then wait for the new page, rather than
+    # check(), which looks for the tick on a page that is going away (flaky when slow).
+    phone.get_by_label("Show guests of past events (1)").click()
+    phone.wait_for_url("**guests=**")
     expect(picker.locator("optgroup[label=Guests] option")).to_have_text(["Vera Vieras (guest)"])
     shoot(phone, "player-picker-past-guests")
     picker.select_option(label="Vera Vieras (guest)")
