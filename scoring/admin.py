@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from scoring.models import Deal, DealVersion, SeatClaim
+from scoring.models import Deal, DealVersion, PrintJob, SeatClaim
 
 
 class DealVersionInline(admin.TabularInline):
@@ -80,3 +80,30 @@ class SeatClaimAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+
+@admin.register(PrintJob)
+class PrintJobAdmin(admin.ModelAdmin):
+    """Print jobs as the workers left them; the technical detail of a failure is on the
+    job's task record (Core › Jobs, by the task id). Deleting a job deletes its file too."""
+
+    list_display = ["event", "kind", "status", "done", "total", "pages", "attempts", "created_at"]
+    list_filter = ["status", "kind"]
+    search_fields = ["event__name", "task_id"]
+    list_select_related = ["event"]
+    readonly_fields = [f.name for f in PrintJob._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def delete_model(self, request, obj: PrintJob) -> None:
+        obj.file.delete(save=False)
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for job in queryset:
+            job.file.delete(save=False)
+        super().delete_queryset(request, queryset)
