@@ -4,10 +4,12 @@ public page it prints (a private event is not found, but for its directors)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from django.http import Http404, HttpRequest, HttpResponse
 
+from core.conditional import cache_get, cache_set
 from scoring import print_boards
 from scoring.league_selectors import public_season
 from scoring.print_board_forms import BoardPrintForm, SeatingPrintForm, StandingsPrintForm
@@ -42,14 +44,39 @@ def _download(file: PrintFile, language: str) -> HttpResponse:
     return response
 
 
+# How long a made sheet is kept at most; a result change makes another key at once.
+SHEET_KEPT = 6 * 3600
+
+
+def _kept(event: Event, parts: tuple[object, ...], make: Callable[[], PrintFile]) -> PrintFile:
+    """A sheet made once per state of the event's results: a big event's standings take
+    WeasyPrint many seconds, and a hall asking for them at once must not make them each
+    time. Keyed by the results' last change, so a new result is never shown late. A private
+    event's sheet (a director's preview) is not kept; without the cache it is simply made."""
+    if event.published_at is None:
+        return make()
+    changed = event.results_changed_at.isoformat() if event.results_changed_at else "-"
+    key = "print:" + ":".join(str(part) for part in (event.pk, changed, *parts))
+    kept = cache_get(key)
+    if isinstance(kept, PrintFile):
+        return kept
+    file = make()
+    cache_set(key, file, SHEET_KEPT)
+    return file
+
+
 def standings_pdf(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = public_event_or_404(request, slug, event_id)
     form = _form(request, StandingsPrintForm)
     number = form.cleaned_data.get("stage")
     stage = _stage_or_404(event, number) if number else None
     language = form.language(event.club.language)
-    file = print_boards.standings_file(
-        event=event, language=language, size=form.size(), stage=stage
+    file = _kept(
+        event,
+        ("standings", number, language, form.size(), event.club.public_confirmed_only),
+        lambda: print_boards.standings_file(
+            event=event, language=language, size=form.size(), stage=stage
+        ),
     )
     return _download(file, language)
 

@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, override
 from pypdf import PdfReader
 
+from scoring import print_boards
 from scoring.championship import championship_bracket, championship_stage_close
 from scoring.demo import DEMO_NIGHTS
 from scoring.league_services import season_league
@@ -36,6 +37,7 @@ from tests.factories import ClubFactory, MembershipFactory
 from tests.scoring.conftest import new_request_id
 from tests.scoring.league_helpers import night, players_of, season_of
 from tests.scoring.test_championship import championship, play, winner_scheme
+from tournaments.changes import results_change
 from tournaments.models import Player, Role
 from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 
@@ -450,3 +452,26 @@ def test_the_season_page_links_its_printed_table(client):
     page = client.get(reverse("season_league", args=[season.club.slug, season.pk]))
     address = reverse("print_league", args=[season.club.slug, season.pk])
     assert f'href="{address}?lang=' in page.content.decode()
+
+
+def test_standings_are_made_once_per_state_of_the_results(client, monkeypatch):
+    # A hall asking for a big event's standings at once gets the one file WeasyPrint made;
+    # a new result makes a new one at once.
+    event, _stage, _tables = _night("rutupeli")
+    made = []
+    real = print_boards.standings_file
+
+    def counted(**kwargs):
+        made.append(kwargs["language"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(print_boards, "standings_file", counted)
+    address = reverse("print_standings", args=[event.club.slug, event.pk])
+    first = client.get(address, {"lang": "fi"}).content
+    assert client.get(address, {"lang": "fi"}).content == first
+    assert made == ["fi"]
+    client.get(address, {"lang": "en"})
+    assert made == ["fi", "en"]  # each language its own file
+    results_change(event_id=event.pk, reason="deal_saved")
+    client.get(address, {"lang": "fi"})
+    assert made == ["fi", "en", "fi"]
