@@ -484,9 +484,6 @@ class Table(models.Model):
     # Set by the first score saved here (under this row's lock): from then on the stage's
     # draw stands. Kept on the table so the draw can tell without asking the scores.
     has_scores = models.BooleanField(_("scores entered"), default=False)
-    # The table's standing as plain values, rewritten whenever one of its deals changes, so
-    # a public page reads every table's standing without loading its deals. None until then.
-    summary = models.JSONField(_("standing"), null=True, blank=True)
 
     class Meta:
         ordering = ["stage", "number"]

@@ -64,11 +64,6 @@ class Migration(migrations.Migration):
             name='league_stale_since',
             field=models.DateTimeField(blank=True, null=True, verbose_name='league table out of date since'),
         ),
-        migrations.AddField(
-            model_name='table',
-            name='summary',
-            field=models.JSONField(blank=True, null=True, verbose_name='standing'),
-        ),
         migrations.CreateModel(
             name='SeasonSchemeChange',
             fields=[
