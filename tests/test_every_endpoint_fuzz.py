@@ -12,6 +12,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scoring.models import PrintJob
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import seated_event
 from tournaments.models import Event, Role, Season
@@ -69,6 +70,7 @@ def site(django_db_setup, django_db_blocker):
             ends_on=datetime.date(2026, 12, 31),
         )
         Event.objects.filter(pk=event.pk).update(season=season)
+        job = PrintJob.objects.create(event=event, kind="table_sheets")
     values = {
         "slug": event.club.slug,
         "event_id": event.pk,
@@ -81,6 +83,7 @@ def site(django_db_setup, django_db_blocker):
         "export_format": "csv",
         "player_id": registration.player_id,
         "season_id": season.pk,
+        "job_id": job.pk,
     }
     yield values, {"director": director, "member": member, "owner": owner.user}
     with django_db_blocker.unblock():
@@ -110,7 +113,7 @@ def test_every_named_address_is_fuzzed():
     # silently; this fails instead, so the fixture grows with the site.
     values = dict.fromkeys(["slug", "event_id", "table_id", "registration_id", "membership_id",
                             "number", "key", "task_id", "export_format", "player_id",
-                            "season_id"], 1)  # fmt: skip
+                            "season_id", "job_id"], 1)  # fmt: skip
     missing = [name for name in ENDPOINTS if _address(name, values) is None]
     assert not missing, f"the fuzz fixture cannot fill: {missing}"
 

@@ -170,7 +170,8 @@ def test_the_csv_and_xlsx_downloads_hold_every_row(three, client):
     assert values[1][:5] == [1, "Aino", 20, 3, 2]
     assert values[1][6:] == [10, "[5]", 10]
     assert len(values) == 5
-    assert client.get(url("season_league_export", season, "pdf")).status_code == 404
+    # Only the spreadsheet formats are downloads (league.pdf is the printed sheet).
+    assert client.get(url("season_league_export", season, "ods")).status_code == 404
 
 
 def test_a_private_event_is_on_no_page_feed_or_download(three, client):
