@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import json
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -242,21 +241,10 @@ def measure() -> list[tuple[str, float, str]]:
 
 
 def run() -> list[tuple[str, float, str]]:
-    """(name, median microseconds, target), measured in a child process: Django's settings
-    are the process's, and the other benches choose their own database."""
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--json"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"bench_championship failed:\n{done.stderr}")
-    return [
-        (label, median, target)
-        for label, median, target in json.loads(done.stdout.splitlines()[-1])
-    ]
+    """(name, median microseconds, target), measured in a child process."""
+    from tests.bench.testdb import run_in_child  # imported by run.py, the project is on the path
+
+    return run_in_child(__file__)
 
 
 if __name__ == "__main__":

@@ -8,11 +8,10 @@ SQLite, and says so, when PostgreSQL is not reachable.
 from __future__ import annotations
 
 import os
-import socket
 import statistics
 import time
 
-from tests.bench.testdb import on_test_database
+from tests.bench.testdb import on_test_database, use_postgres_if_reachable
 
 PG_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/lappu_bench_player"
@@ -21,18 +20,8 @@ EVENTS = 40
 ROUNDS = 30
 
 
-def _pg_reachable() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 5432), timeout=2):
-            return True
-    except OSError:
-        return False
-
-
 def run() -> list[tuple[str, float, str]]:
-    backend = "PostgreSQL" if _pg_reachable() else "SQLite (PostgreSQL unreachable)"
-    if backend == "PostgreSQL":
-        os.environ["DATABASE_URL"] = PG_URL
+    backend = use_postgres_if_reachable(PG_URL)
     return on_test_database(lambda: _measure(backend))
 
 

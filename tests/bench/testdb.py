@@ -3,8 +3,13 @@ done, the database dropped again (even when the measuring fails)."""
 
 from __future__ import annotations
 
+import json
 import os
+import socket
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -25,3 +30,34 @@ def on_test_database(measure: Callable[[], T]) -> T:
         return measure()
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def use_postgres_if_reachable(url: str) -> str:
+    """Point DATABASE_URL at `url` when PostgreSQL answers on 127.0.0.1:5432 (before Django
+    is set up); the backend's name, as the bench prints it."""
+    try:
+        with socket.create_connection(("127.0.0.1", 5432), timeout=2):
+            pass
+    except OSError:
+        return "SQLite (PostgreSQL unreachable)"
+    os.environ["DATABASE_URL"] = url
+    return "PostgreSQL"
+
+
+def run_in_child(script: str) -> list[tuple[str, float, str]]:
+    """The rows a bench script prints with --json, measured in a child process: Django's
+    settings are the process's, and each bench chooses its own database."""
+    path = Path(script).resolve()
+    done = subprocess.run(
+        [sys.executable, str(path), "--json"],
+        cwd=path.parents[2],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{path.stem} failed:\n{done.stderr}")
+    return [
+        (label, median, target)
+        for label, median, target in json.loads(done.stdout.splitlines()[-1])
+    ]
