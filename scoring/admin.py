@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Deal, DealVersion, PrintJob, SeatClaim
+from scoring.models import Deal, DealVersion, PrintChunk, PrintJob, SeatClaim
 
 
 class DealVersionInline(admin.TabularInline):
@@ -82,6 +83,23 @@ class SeatClaimAdmin(admin.ModelAdmin):
         return False
 
 
+class PrintChunkInline(admin.TabularInline):
+    """The shares of a job still being made (a finished job lets them go): who claimed
+    which tables, when, and whether it is made."""
+
+    model = PrintChunk
+    fields = readonly_fields = ("attempt", "index", "tables", "claimed_by", "claimed_at", "made")
+    extra = 0
+    can_delete = False
+
+    @admin.display(boolean=True, description=_("made"))
+    def made(self, obj: PrintChunk) -> bool:
+        return obj.content is not None
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(PrintJob)
 class PrintJobAdmin(admin.ModelAdmin):
     """Print jobs as the workers left them; the technical detail of a failure is on the
@@ -92,6 +110,7 @@ class PrintJobAdmin(admin.ModelAdmin):
     search_fields = ["event__name", "task_id"]
     list_select_related = ["event"]
     readonly_fields = [f.name for f in PrintJob._meta.fields]
+    inlines = [PrintChunkInline]
 
     def has_add_permission(self, request) -> bool:
         return False

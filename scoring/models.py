@@ -194,3 +194,35 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} · {self.kind} · {self.get_status_display()}"
+
+
+class PrintChunk(models.Model):
+    """A share of one attempt at a print job: a few tables, rendered by whichever of the
+    workers' processes claims it first. The job's own task and the helpers it queues split a
+    batch this way; the job's task merges the shares, in order, once every one is made.
+
+    `claimed_by` ("host:pid") lets a process on the same machine see at once that a claim's
+    process has died; a claim from another machine is taken over once it is too old."""
+
+    job = models.ForeignKey(
+        PrintJob, on_delete=models.CASCADE, related_name="chunks", verbose_name=_("print job")
+    )
+    attempt = models.PositiveSmallIntegerField(_("attempt"))
+    index = models.PositiveSmallIntegerField(_("part"))
+    tables = models.JSONField(_("tables"), default=list)
+    claimed_by = models.CharField(_("claimed by"), max_length=128, blank=True)
+    claimed_at = models.DateTimeField(_("claimed"), null=True, blank=True)
+    content = models.BinaryField(_("rendered part"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["job", "attempt", "index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["job", "attempt", "index"], name="print_chunk_unique_part"
+            )
+        ]
+        verbose_name = _("print job part")
+        verbose_name_plural = _("print job parts")
+
+    def __str__(self) -> str:
+        return f"{self.job_id} · {self.attempt} · {self.index}"

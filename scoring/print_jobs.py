@@ -11,20 +11,29 @@ on commit as a Celery task that takes its id (:mod:`scoring.print_tasks`). Witho
   new file.
 - **Safe to run twice.** :func:`print_job_run` does nothing for a done job, and a job whose
   worker died under it (the message comes back: acks_late) starts again from its first table.
-- **Nothing half-written.** The sheets are rendered a chunk of tables at a time (the
-  progress), merged with pypdf into a temporary file next to the media files, and only then
-  moved into place (a rename) and recorded, in one transaction: the job never names a file
-  that is not whole.
+- **Shared out.** The tables are split into shares of CHUNK (`PrintChunk` rows of the job's
+  attempt). The job's task asks the worker's other pool processes for help (a helper task
+  per share, up to HELPERS), makes shares itself until none is left, waits for the ones
+  others are making and merges them. One worker with a pool of two makes a batch about
+  twice as fast as one process. A helper that dies leaves its share to be taken over (at
+  once on the same machine, after CLAIM_TIMEOUT from another); inline there are no helpers.
+- **Nothing half-written.** The shares are merged with pypdf into a temporary file next to
+  the media files, and only then moved into place (a rename) and recorded, in one
+  transaction: the job never names a file that is not whole.
 - **Progress lives on the job** (`done` / `total`, counted in tables); the task's `TaskRun`
   only says whether the job is still alive, was lost, or never got queued.
 """
 
 from __future__ import annotations
 
+import datetime
 import io
 import logging
+import os
 import shutil
+import socket
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,7 +42,7 @@ from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.files import File
 from django.db import DatabaseError, transaction
-from django.db.models import F
+from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext
@@ -52,7 +61,7 @@ from core.tasks import (
 from rules import RuleViolation
 from rules.i18n import _
 from scoring import print_tasks
-from scoring.models import PrintJob, PrintJobStatus
+from scoring.models import PrintChunk, PrintJob, PrintJobStatus
 from scoring.print_sheets import table_sheets_pdf
 from scoring.printing import PrintError, paper
 from tournaments.models import Event, Stage, StageStatus, Table
@@ -63,10 +72,18 @@ TABLE_SHEETS = "table_sheets"
 RESULT_SHEETS = "result_sheets"
 # Each kind, and whether its sheets carry the deals as entered.
 KINDS: dict[str, bool] = {TABLE_SHEETS: False, RESULT_SHEETS: True}
-# Tables rendered in one WeasyPrint run: the progress moves every CHUNK tables. Each run
-# costs about a second of its own (the stylesheet, the fonts embedded in its document):
-# 20 keeps that to a tenth of a 60-table job and still shows the page moving.
-CHUNK = 20
+# Tables rendered in one WeasyPrint run (one share of a job): the progress moves every
+# CHUNK tables. A run costs about 0.15 s of its own (the stylesheet, the fonts embedded in
+# its document), a table about 0.3 s: 10 keeps the overhead to a twentieth, and 60 tables
+# in 6 shares keep two processes busy to the end.
+CHUNK = 10
+# Helpers asked for per job at most (the pool processes of a worker beyond the job's own).
+HELPERS = 3
+# A share claimed this long ago and not made yet is taken over (its claimer, on another
+# machine, has gone silent; one on this machine is seen dead at once).
+CLAIM_TIMEOUT = datetime.timedelta(minutes=2)
+# How long the job's task sleeps between looks while the last shares are being made.
+WAIT = 0.1
 
 Status = PrintJobStatus
 
@@ -335,8 +352,124 @@ def _start(job_id: int) -> PrintJob | None:
         return job
 
 
-def print_job_run(*, job_id: int) -> PrintJob:
-    """Make job `job_id`'s file (what its Celery task does): safe to run twice."""
+def _split(job: PrintJob, tables: list[Table]) -> int:
+    """This attempt's shares of the job, CHUNK tables each; an earlier attempt's go."""
+    PrintChunk.objects.filter(job=job).delete()
+    ids = [table.pk for table in tables]
+    chunks = [
+        PrintChunk(job=job, attempt=job.attempts, index=index, tables=ids[start : start + CHUNK])
+        for index, start in enumerate(range(0, len(ids), CHUNK))
+    ]
+    PrintChunk.objects.bulk_create(chunks)
+    return len(chunks)
+
+
+def _call_helpers(job: PrintJob, count: int) -> None:
+    """Ask the workers' other processes to take shares of this attempt. Inline (no worker)
+    they would only run one after the other, so none is asked; a queue that cannot be
+    reached leaves the whole job to this process."""
+    if print_tasks.print_help_task.app.conf.task_always_eager:
+        return
+    try:
+        for _helper in range(min(count, HELPERS)):
+            print_tasks.print_help_task.apply_async(args=[job.pk, job.attempts])
+    except Exception:  # the broker is down: this process prints every share itself
+        log.warning("could not ask for help with print job %s", job.pk, exc_info=True)
+
+
+def _me() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _alive(claimed_by: str) -> bool:
+    """Whether the process that claimed a share may still be making it: on this machine it
+    is asked directly (a killed process is seen at once); another machine's is trusted until
+    its claim is CLAIM_TIMEOUT old."""
+    host, _colon, pid = claimed_by.rpartition(":")
+    if host != socket.gethostname() or not pid.isdigit():
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a killed pool child the worker has not reaped yet is a zombie: dead all the same
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in {"Z", "X"}
+
+
+def _claim(job_id: int, attempt: int) -> PrintChunk | None:
+    """The next share of the attempt nobody is making, now claimed by this process: one not
+    claimed yet, or one whose claimer died or went silent. None when there is none."""
+    now = timezone.now()
+    open_parts = PrintChunk.objects.filter(job_id=job_id, attempt=attempt, content__isnull=True)
+    for chunk in open_parts.defer("content"):
+        stale = chunk.claimed_at is None or (
+            chunk.claimed_at < now - CLAIM_TIMEOUT or not _alive(chunk.claimed_by)
+        )
+        # Compare and set: of two processes reaching for the same share one gets it.
+        if stale and open_parts.filter(pk=chunk.pk, claimed_at=chunk.claimed_at).update(
+            claimed_by=_me(), claimed_at=now
+        ):
+            return chunk
+    return None
+
+
+def _make(job: PrintJob, chunk: PrintChunk) -> None:
+    """Render one share and store it; the job's progress moves by its tables."""
+    tables = Table.objects.filter(pk__in=chunk.tables).order_by("number")
+    content = table_sheets_pdf(
+        tables=list(tables),
+        filled=KINDS[job.kind],
+        language=job.params.get("language", settings.LANGUAGE_CODE),
+        size=job.params.get("paper"),
+    )
+    # Counted once, by whoever stores it first (a share taken over may be made twice).
+    if PrintChunk.objects.filter(pk=chunk.pk, content__isnull=True).update(content=content):
+        PrintJob.objects.filter(pk=job.pk, attempts=chunk.attempt).update(
+            done=F("done") + len(chunk.tables)
+        )
+
+
+def _running(job_id: int, attempt: int) -> PrintJob | None:
+    """The job while this attempt of it is still the one running, else None."""
+    return (
+        PrintJob.objects.filter(pk=job_id, attempts=attempt, status=Status.RUNNING)
+        .select_related("event")
+        .first()
+    )
+
+
+def print_job_help(*, job_id: int, attempt: int) -> int:
+    """Make shares of a running job's attempt until none is left (a helper's task); the
+    number made. A share that fails is handed back: the job's own task makes it, or fails
+    the job with the reason."""
+    job = _running(job_id, attempt)
+    made = 0
+    while job is not None and (chunk := _claim(job_id, attempt)) is not None:
+        try:
+            _make(job, chunk)
+        except Exception:
+            PrintChunk.objects.filter(pk=chunk.pk, claimed_by=_me()).update(
+                claimed_by="", claimed_at=None
+            )
+            log.warning("print job %s: a helper could not make part %s", job_id, chunk.index)
+            break
+        made += 1
+        log.info("print job %s: a helper made part %s", job_id, chunk.index)
+        job = _running(job_id, attempt)
+    return made
+
+
+def print_job_run(*, job_id: int, helpers: bool = True) -> PrintJob:
+    """Make job `job_id`'s file (what its Celery task does): safe to run twice.
+
+    The tables are split into shares (PrintChunk); with `helpers` (and a worker) other
+    processes are asked to take some, this one makes the rest, waits for the others' and
+    merges them in order. Another run of the same job that starts meanwhile takes over."""
     job = _start(job_id)
     if job is None:
         return PrintJob.objects.select_related("event").get(pk=job_id)
@@ -349,20 +482,29 @@ def print_job_run(*, job_id: int) -> PrintJob:
         raise Table.DoesNotExist(f"print job {job_id}: its stage has no tables")
     total = len(tables)
     PrintJob.objects.filter(pk=job.pk).update(total=total)
-    filled = KINDS[job.kind]
+    attempt = job.attempts
+    parts = _split(job, tables)
+    if helpers:
+        _call_helpers(job, parts - 1)
+    while True:
+        chunk = _claim(job.pk, attempt)
+        if chunk is not None:
+            _make(job, chunk)
+            continue
+        made = PrintChunk.objects.filter(job_id=job.pk, attempt=attempt).aggregate(
+            all=Count("pk"), made=Count("pk", filter=Q(content__isnull=False))
+        )
+        if made["all"] != parts:  # a later run of this job started over: it finishes
+            return PrintJob.objects.select_related("event").get(pk=job_id)
+        if made["made"] == parts:
+            break
+        time.sleep(WAIT)  # another process is making the last shares
     workdir = _workdir(job.pk)
     try:
         writer = PdfWriter()
-        for start in range(0, total, CHUNK):
-            chunk = tables[start : start + CHUNK]
-            content = table_sheets_pdf(
-                tables=chunk,
-                filled=filled,
-                language=job.params.get("language", settings.LANGUAGE_CODE),
-                size=job.params.get("paper"),
-            )
-            writer.append(io.BytesIO(content))
-            PrintJob.objects.filter(pk=job.pk).update(done=start + len(chunk))
+        shares = PrintChunk.objects.filter(job_id=job.pk, attempt=attempt).order_by("index")
+        for content in shares.values_list("content", flat=True):
+            writer.append(io.BytesIO(bytes(content or b"")))
         merged = workdir / "merged.pdf"
         with merged.open("wb") as out:
             writer.write(out)
@@ -390,6 +532,7 @@ def _finish(job_id: int, merged: Path, *, pages: int, total: int) -> PrintJob:
         except DatabaseError:
             job.file.storage.delete(stored)  # not recorded: leave no stray file
             raise
+        job.chunks.all().delete()  # merged into the file: no longer needed
     return job
 
 

@@ -1,5 +1,6 @@
 """The print job as a Celery task: it takes the job's id and makes its file.
 
+The job's task shares the tables out to `print_help_task`s on the other pool processes.
 Safe to run twice (a done job is left alone, a job whose worker died starts over); retried
 when the database is briefly unreachable; acknowledged only once done (acks_late, and a
 pool child that dies puts the message back: reject_on_worker_lost), so a killed worker's
@@ -44,3 +45,11 @@ class PrintJobTask(TrackedTask):
 def print_job_task(self: PrintJobTask, job_id: int) -> dict[str, Any]:
     job = print_jobs.print_job_run(job_id=job_id)
     return {"job_id": job.pk, "status": job.status, "pages": job.pages}
+
+
+@shared_task(name="scoring.print_help_task", ignore_result=True)
+def print_help_task(job_id: int, attempt: int) -> int:
+    """Take shares of a running print job's attempt (print_jobs.print_job_help): nothing
+    to do once the job's own task has made them all. Never fails the job: a share it could
+    not make is handed back to the job's task."""
+    return print_jobs.print_job_help(job_id=job_id, attempt=attempt)

@@ -48,6 +48,7 @@ class Worker:
     media: Path
     logs: Path
     proc: subprocess.Popen[bytes]
+    concurrency: int = 1
 
     def start(self) -> None:
         """A (new) worker process on the same queue and media folder."""
@@ -55,7 +56,7 @@ class Worker:
         os.environ["MEDIA_ROOT"] = str(self.media)
         try:
             log = self.logs / f"worker-{time.monotonic_ns()}.log"
-            self.proc = start_worker(queue=self.queue, log=log)
+            self.proc = start_worker(queue=self.queue, log=log, concurrency=self.concurrency)
         finally:
             if saved is None:
                 os.environ.pop("MEDIA_ROOT", None)
@@ -70,12 +71,13 @@ class Worker:
         return int(children[0])
 
 
-@pytest.fixture(scope="module")
-def print_worker(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Worker]:
+def serving(tmp_path_factory, concurrency: int) -> Iterator[Worker]:
+    """A worker of `concurrency` pool processes that this process's jobs are queued to."""
     if not settings.REDIS_URL or connection.vendor != "postgresql":
         pytest.skip("needs REDIS_URL and PostgreSQL: make test runs this in its PostgreSQL pass")
     queue = f"lappu-print-test-{uuid.uuid4().hex[:8]}"
-    worker = Worker(queue, tmp_path_factory.mktemp("media"), tmp_path_factory.mktemp("logs"), None)  # type: ignore[arg-type]
+    media, logs = tmp_path_factory.mktemp("media"), tmp_path_factory.mktemp("logs")
+    worker = Worker(queue, media, logs, None, concurrency)  # type: ignore[arg-type]
     worker.start()
     saved_queue = app.conf.task_default_queue
     app.conf.task_default_queue = queue
@@ -86,18 +88,28 @@ def print_worker(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterat
         stop_worker(worker.proc)
 
 
-@pytest.fixture
-def night(transactional_db, print_worker, settings):
-    """60 tables of 4, and a signed-in director; this process reads the worker's files."""
-    settings.MEDIA_ROOT = print_worker.media
-    shutil.rmtree(print_worker.media / "print", ignore_errors=True)  # an earlier test's
+@pytest.fixture(scope="module")
+def print_worker(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Worker]:
+    """One worker with one pool process: the job's task makes every share itself."""
+    yield from serving(tmp_path_factory, concurrency=1)
+
+
+def sixty_tables(worker: Worker, settings) -> tuple[Any, Any]:
+    """60 tables of 4, and a director to sign in; this process reads the worker's files."""
+    settings.MEDIA_ROOT = worker.media
+    shutil.rmtree(worker.media / "print", ignore_errors=True)  # an earlier test's
     event, tables = seated_event(variant_id="rutupeli", players=TABLES * 4)
     assert len(tables) == TABLES
     director = MembershipFactory(club=event.club, role=Role.DIRECTOR).user
     return event, director
 
 
-def _wait_for(check: Callable[[], T], *, timeout: float, what: str, every: float = 0.05) -> T:
+@pytest.fixture
+def night(transactional_db, print_worker, settings):
+    return sixty_tables(print_worker, settings)
+
+
+def wait_for(check: Callable[[], T], *, timeout: float, what: str, every: float = 0.05) -> T:
     deadline = time.monotonic() + timeout
     while not (value := check()):
         assert time.monotonic() < deadline, what
@@ -105,7 +117,18 @@ def _wait_for(check: Callable[[], T], *, timeout: float, what: str, every: float
     return value
 
 
-def _start(client, event) -> PrintJob:
+def wait_done(job: PrintJob, *, what: str) -> None:
+    """Until the job is done (within two minutes), then `job` as it ended."""
+    wait_for(
+        lambda: PrintJob.objects.filter(pk=job.pk, status=PrintJobStatus.DONE).exists(),
+        timeout=120,
+        what=what,
+        every=0.2,
+    )
+    job.refresh_from_db()
+
+
+def start_job(client, event) -> PrintJob:
     response = client.post(
         reverse("print_job_start", args=[event.club.slug, event.pk]),
         {"kind": "table_sheets", "stage": 1},
@@ -114,12 +137,12 @@ def _start(client, event) -> PrintJob:
     return PrintJob.objects.get(event=event)
 
 
-def _job_url(job: PrintJob, name: str = "print_job") -> str:
+def job_url(job: PrintJob, name: str = "print_job") -> str:
     return reverse(name, args=[job.event.club.slug, job.event_id, job.pk])
 
 
-def _whole_pdf(client, job: PrintJob) -> PdfReader:
-    response = client.get(_job_url(job, "print_job_download"))
+def whole_pdf(client, job: PrintJob) -> PdfReader:
+    response = client.get(job_url(job, "print_job_download"))
     assert response.status_code == 200
     content = b"".join(response.streaming_content)
     assert content.startswith(b"%PDF-") and content.rstrip().endswith(b"%%EOF")
@@ -128,7 +151,7 @@ def _whole_pdf(client, job: PrintJob) -> PdfReader:
     return reader
 
 
-def _nothing_half_made(media: Path) -> None:
+def nothing_half_made(media: Path) -> None:
     """Only the job's file is in the print folder: no partial or stray file was left."""
     files = [p for p in (media / "print").rglob("*") if p.is_file()]
     job_files = {Path(settings.MEDIA_ROOT) / job.file.name for job in PrintJob.objects.all()}
@@ -139,28 +162,28 @@ def test_sixty_tables_through_the_worker_followed_to_the_download(night, client,
     event, director = night
     client.force_login(director)
     started = time.monotonic()
-    job = _start(client, event)
+    job = start_job(client, event)
     seen: set[str] = set()
 
     def ready() -> str | None:
-        page = client.get(_job_url(job), HTTP_HX_REQUEST="true").content.decode()
+        page = client.get(job_url(job), HTTP_HX_REQUEST="true").content.decode()
         seen.update(re.findall(r"\d+ of 60 tables", page))
         assert "failed" not in page, page
         return page if "Download the PDF" in page else None
 
-    page = _wait_for(ready, timeout=120, what="the job never finished", every=0.2)
+    page = wait_for(ready, timeout=120, what="the job never finished", every=0.2)
     elapsed = time.monotonic() - started
     job.refresh_from_db()
     assert (job.status, job.done, job.total, job.attempts) == (PrintJobStatus.DONE, 60, 60, 1)
     # The page showed the progress on its way (a chunk of tables at a time).
     assert seen - {"0 of 60 tables", "60 of 60 tables"}, seen
-    assert _job_url(job, "print_job_download") in page
-    reader = _whole_pdf(client, job)
+    assert job_url(job, "print_job_download") in page
+    reader = whole_pdf(client, job)
     text = reader.pages[0].extract_text() + reader.pages[-1].extract_text()
     assert "Player" in text
     every = "\n".join(p.extract_text() for p in reader.pages)
     assert all(f"Player {n:03d}" in every for n in (1, 120, 240))
-    _nothing_half_made(print_worker.media)
+    nothing_half_made(print_worker.media)
     print(f"\n60 tables through the worker: {elapsed:.1f} s, {job.pages} pages")
 
 
@@ -175,13 +198,13 @@ def _mid_batch(job: PrintJob) -> Callable[[], bool]:
 def test_a_killed_pool_child_is_run_again_and_the_file_is_whole(night, client, print_worker):
     event, director = night
     client.force_login(director)
-    job = _start(client, event)
-    _wait_for(_mid_batch(job), timeout=60, what="the job never got going")
+    job = start_job(client, event)
+    wait_for(_mid_batch(job), timeout=60, what="the job never got going")
     child = print_worker.pool_child()
     os.kill(child, signal.SIGKILL)  # as the kernel's OOM killer would
     # The message comes back (acks_late, reject_on_worker_lost); a new child starts over.
-    page = _wait_for(
-        lambda: "Download the PDF" in (html := client.get(_job_url(job)).content.decode()) and html,
+    page = wait_for(
+        lambda: "Download the PDF" in (html := client.get(job_url(job)).content.decode()) and html,
         timeout=120,
         what="the job never finished after the kill",
         every=0.2,
@@ -190,8 +213,8 @@ def test_a_killed_pool_child_is_run_again_and_the_file_is_whole(night, client, p
     job.refresh_from_db()
     assert (job.status, job.done, job.attempts) == (PrintJobStatus.DONE, TABLES, 2)
     assert print_worker.pool_child() != child
-    _whole_pdf(client, job)
-    _nothing_half_made(print_worker.media)
+    whole_pdf(client, job)
+    nothing_half_made(print_worker.media)
 
 
 def _unacked_tag(client: redis.Redis, task_id: str) -> str | None:
@@ -206,8 +229,8 @@ def _unacked_tag(client: redis.Redis, task_id: str) -> str | None:
 def test_a_killed_worker_s_job_is_finished_by_the_next_worker(night, client, print_worker):
     event, director = night
     client.force_login(director)
-    job = _start(client, event)
-    _wait_for(_mid_batch(job), timeout=60, what="the job never got going")
+    job = start_job(client, event)
+    wait_for(_mid_batch(job), timeout=60, what="the job never got going")
     # The whole worker dies at once (its main process and its pool child): nobody is left
     # to put the message back, and Redis keeps it as unacknowledged.
     child = print_worker.pool_child()
@@ -217,20 +240,14 @@ def test_a_killed_worker_s_job_is_finished_by_the_next_worker(night, client, pri
     job.refresh_from_db()
     assert job.status == PrintJobStatus.RUNNING and not job.file
     broker = redis.Redis.from_url(settings.REDIS_URL)
-    tag = _wait_for(
+    tag = wait_for(
         lambda: _unacked_tag(broker, job.task_id), timeout=5, what="the message was not kept"
     )
     # Redis gives an unacknowledged message out again once its visibility timeout (15 min
     # in the settings) has passed: make it have passed for this message.
     broker.zadd("unacked_index", {tag: 0})
     print_worker.start()
-    _wait_for(
-        lambda: PrintJob.objects.filter(pk=job.pk, status=PrintJobStatus.DONE).exists(),
-        timeout=120,
-        what="the next worker never finished the job",
-        every=0.2,
-    )
-    job.refresh_from_db()
+    wait_done(job, what="the next worker never finished the job")
     assert (job.done, job.attempts) == (TABLES, 2)
-    _whole_pdf(client, job)
-    _nothing_half_made(print_worker.media)
+    whole_pdf(client, job)
+    nothing_half_made(print_worker.media)
