@@ -26,4 +26,6 @@ COPY --from=build --chown=lappu /src /app
 WORKDIR /app
 USER lappu
 EXPOSE 8000
-CMD ["gunicorn", "clubsite.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# --timeout 120: a big event's standings PDF is made in the request that asks for it first
+# (14-22 s for 1000 players); gunicorn's default 30 s would leave little to spare.
+CMD ["gunicorn", "clubsite.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "120", "--access-logfile", "-"]
