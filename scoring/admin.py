@@ -100,6 +100,24 @@ class PrintChunkInline(admin.TabularInline):
         return False
 
 
+@admin.register(PrintChunk)
+class PrintChunkAdmin(admin.ModelAdmin):
+    """Every job's shares in progress, for finding a stuck one; read-only (the workers own
+    them, and a finished job lets its shares go)."""
+
+    list_display = ["job", "attempt", "index", "claimed_by", "claimed_at"]
+    list_select_related = ["job__event"]
+    search_fields = ["claimed_by"]
+    exclude = ["content"]
+    readonly_fields = ["job", "attempt", "index", "tables", "claimed_by", "claimed_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(PrintJob)
 class PrintJobAdmin(admin.ModelAdmin):
     """Print jobs as the workers left them; the technical detail of a failure is on the

@@ -197,3 +197,15 @@ def test_the_admin_shows_a_running_job_s_shares(running, client, django_user_mod
     html = page.content.decode()
     assert "print job parts" in html.lower() and "elsewhere:123" in html
     assert html.count('alt="True"') == 1  # one share made
+
+
+def test_the_admin_lists_every_job_s_shares(running, client, django_user_model):
+    job, _tables = running
+    _claim(job, 2, "elsewhere:789", datetime.timedelta(seconds=5))
+    admin = django_user_model.objects.create_superuser("root", "root@example.org", "pw")
+    client.force_login(admin)
+    listing = client.get(reverse("admin:scoring_printchunk_changelist"))
+    assert listing.status_code == 200 and "elsewhere:789" in listing.content.decode()
+    share = PrintChunk.objects.get(index=2)
+    page = client.get(reverse("admin:scoring_printchunk_change", args=[share.pk]))
+    assert page.status_code == 200 and "elsewhere:789" in page.content.decode()
