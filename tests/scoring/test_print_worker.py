@@ -195,11 +195,17 @@ def _mid_batch(job: PrintJob) -> Callable[[], bool]:
     return check
 
 
-def test_a_killed_pool_child_is_run_again_and_the_file_is_whole(night, client, print_worker):
+def _mid_batch_job(client, night) -> PrintJob:
+    """The director's print job of the night, once it is part-way through its tables."""
     event, director = night
     client.force_login(director)
     job = start_job(client, event)
     wait_for(_mid_batch(job), timeout=60, what="the job never got going")
+    return job
+
+
+def test_a_killed_pool_child_is_run_again_and_the_file_is_whole(night, client, print_worker):
+    job = _mid_batch_job(client, night)
     child = print_worker.pool_child()
     os.kill(child, signal.SIGKILL)  # as the kernel's OOM killer would
     # The message comes back (acks_late, reject_on_worker_lost); a new child starts over.
@@ -227,10 +233,7 @@ def _unacked_tag(client: redis.Redis, task_id: str) -> str | None:
 
 
 def test_a_killed_worker_s_job_is_finished_by_the_next_worker(night, client, print_worker):
-    event, director = night
-    client.force_login(director)
-    job = start_job(client, event)
-    wait_for(_mid_batch(job), timeout=60, what="the job never got going")
+    job = _mid_batch_job(client, night)
     # The whole worker dies at once (its main process and its pool child): nobody is left
     # to put the message back, and Redis keeps it as unacknowledged.
     child = print_worker.pool_child()
