@@ -133,6 +133,13 @@ class PrintedSheet:
         """Per player's column group, in percent of the grid (the deal columns take 28)."""
         return 72 / max(len(self.seats), 1)
 
+    @property
+    def contract_columns(self) -> tuple[str, str]:
+        """The contract grid's penalty and buys columns, in percent of the grid (the running
+        total takes the rest of the player's group: its head is the longest word, as
+        Yhteensä or Összesen). Strings, so that no language's decimal comma reaches CSS."""
+        return f"{self.player_width * 0.3:.2f}", f"{self.player_width * 0.28:.2f}"
+
 
 def _sheets(tables: Sequence[Table]) -> list[TableSheet]:
     """Each table's sheet, in the order given, in three queries however many tables."""

@@ -5,6 +5,7 @@ the director's downloads. PNGs of each kind go to tests/artifacts/ for a person 
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -302,3 +303,41 @@ def test_download_speaks_the_clubs_language_unless_asked(client):
     assert "Forduló 1" in hungarian
     english = PdfReader(io.BytesIO(client.get(url, {"lang": "en"}).content)).pages[0]
     assert "Stage 1" in english.extract_text()
+
+
+def overlapping_words(pdf: bytes) -> list[tuple[str, str]]:
+    """Pairs of words printed over each other on any page (pdftotext's word boxes, in
+    points), such as a long column head running into the next column's."""
+    done = subprocess.run(["pdftotext", "-bbox", "-", "-"], input=pdf, capture_output=True,
+                          check=True)  # fmt: skip
+    pattern = re.compile(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>'
+    )
+    pages = done.stdout.decode().split("<page ")[1:]
+    clashes = []
+    slack = 0.5  # boxes that merely touch are fine
+    for page in pages:
+        words = []
+        for match in pattern.finditer(page):
+            x0, y0, x1, y1 = map(float, match.groups()[:4])
+            # A word's box is its font's whole line (ascent to descent): trimmed to about
+            # where its letters are, so a big table number under its small label is no clash.
+            trim = (y1 - y0) * 0.2
+            words.append((x0, y0 + trim, x1, y1 - trim, match.group(5)))
+        for i, (x0, y0, x1, y1, text) in enumerate(words):
+            for a0, b0, a1, b1, other in words[i + 1 :]:
+                if min(x1, a1) - max(x0, a0) > slack and min(y1, b1) - max(y0, b0) > slack:
+                    clashes.append((text, other))
+    return clashes
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [(game, PLAYERS[game]) for game in GAMES] + [("rutupeli", 5), ("ravaytys", 6)],
+)
+def test_no_words_are_printed_over_each_other(game, players, language):
+    _event, tables = seated_event(variant_id=game, players=players, preferred=players)
+    assert len(tables[0].seats.all()) == players
+    blank = table_sheet_file(table=tables[0], filled=False, language=language).content
+    assert overlapping_words(blank) == []
