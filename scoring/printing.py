@@ -9,13 +9,16 @@ sheet never reaches the network.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.contrib.staticfiles.storage import staticfiles_storage
+from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils import translation
 from weasyprint import HTML
@@ -48,6 +51,33 @@ def paper(requested: str | None = None) -> str:
 BASE_URL = "https://lappu.invalid/"
 
 
+def static_file(name: str) -> Path | None:
+    """The file a static URL's `name` stands for, found as the site serves it (WhiteNoise):
+    in development from the source folders, otherwise through the staticfiles storage, so
+    that a collected site finds both the hashed names `{% static %}` writes under the
+    manifest storage (`fonts/DejaVuSans.4cc160d1da14.ttf`) and the plain ones."""
+    try:
+        found = finders.find(name) if settings.WHITENOISE_USE_FINDERS else None
+    except SuspiciousFileOperation:
+        return None
+    if isinstance(found, str):
+        return Path(found)
+    candidates = [name]
+    stored_name = getattr(staticfiles_storage, "stored_name", None)
+    if stored_name is not None:
+        # Not in the manifest (ValueError): maybe it is a hashed name already.
+        with contextlib.suppress(ValueError):
+            candidates.append(stored_name(name))
+    for candidate in candidates:
+        try:
+            path = Path(staticfiles_storage.path(candidate))
+        except (SuspiciousFileOperation, NotImplementedError):
+            return None
+        if path.is_file():
+            return path
+    return None
+
+
 class LocalFetcher(URLFetcher):
     """WeasyPrint's fetcher for the project's own static files only (the fonts and the
     print stylesheet); any other address stops the sheet, so none ever waits on a network."""
@@ -56,9 +86,9 @@ class LocalFetcher(URLFetcher):
         parts = urlsplit(url)
         static = "/" + settings.STATIC_URL.strip("/") + "/"
         if url.startswith(BASE_URL) and parts.path.startswith(static):
-            found = finders.find(parts.path[len(static) :])
+            found = static_file(unquote(parts.path[len(static) :]))
             if found:
-                return super().fetch(Path(str(found)).as_uri(), headers)
+                return super().fetch(found.as_uri(), headers)
         raise FatalURLFetchingError(f"a printed sheet reads no outside address: {url}")
 
 

@@ -4,12 +4,21 @@ asked for, and nothing is fetched from outside."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
+from django.core.management import call_command
 from pypdf import PdfReader
 from weasyprint.urls import FatalURLFetchingError
 
-from scoring.printing import BASE_URL, LocalFetcher, PrintError, paper, render_pdf
+from scoring.printing import (
+    BASE_URL,
+    LocalFetcher,
+    PrintError,
+    paper,
+    render_html,
+    render_pdf,
+)
 
 
 def _embedded_fonts(pdf: bytes) -> set[str]:
@@ -56,3 +65,30 @@ def test_only_the_projects_own_static_files_are_fetched():
 def test_a_broken_template_is_an_internal_print_error():
     with pytest.raises(PrintError):
         render_pdf("print/_sample.html", {"text": "x", "broken": True}, language="en")
+
+
+@pytest.fixture
+def collected_static(settings, tmp_path):
+    """The static files as production has them: collected under hashed names by the
+    manifest storage, and served from there only (no source folders)."""
+    settings.STATIC_ROOT = tmp_path / "static"
+    settings.WHITENOISE_USE_FINDERS = False
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
+    call_command("collectstatic", interactive=False, verbosity=0)
+    return settings.STATIC_ROOT
+
+
+def test_a_collected_site_prints_with_its_hashed_static_files(collected_static):
+    html = render_html("print/_sample.html", {"text": "x"}, language="fi", size="A4")
+    hashed = re.search(r"/static/(fonts/DejaVuSans\.[0-9a-f]{12}\.ttf)", html)
+    assert hashed, "the sheet should name the font by its hashed name"
+    fetcher = LocalFetcher()
+    for name in (hashed[1], "fonts/DejaVuSans.ttf"):  # the hashed and the plain name
+        assert fetcher.fetch(BASE_URL + "static/" + name).read(4) == b"\x00\x01\x00\x00"
+    with pytest.raises(FatalURLFetchingError):
+        fetcher.fetch(BASE_URL + "static/../../clubsite/settings.py")
+    pdf = render_pdf("print/_sample.html", {"text": "Kőrösi ♠"}, language="hu")
+    assert any(name.endswith("+Lappu-Sans") for name in _embedded_fonts(pdf))
