@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from email.utils import getaddresses
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -57,6 +58,21 @@ def env_list(
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_addresses(
+    name: str, default: list[tuple[str, str]], *, environ: Mapping[str, str] = os.environ
+) -> list[tuple[str, str]]:
+    """`Ann <ann@x.example>, ops@x.example` as Django's ADMINS: (name, address) pairs."""
+    raw = environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    pairs = getaddresses([raw])
+    if not pairs or any("@" not in address for _name, address in pairs):
+        raise ImproperlyConfigured(
+            f"{name}={raw!r}: write addresses as 'Name <a@example.org>, b@example.org'."
+        )
+    return [(person or address, address) for person, address in pairs]
 
 
 def parse_database_url(url: str, *, name: str = "DATABASE_URL") -> dict[str, Any]:

@@ -13,7 +13,14 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.env import env_bool, env_int, env_list, env_str, parse_database_url
+from clubsite.env import (
+    env_addresses,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    parse_database_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -25,6 +32,8 @@ if not DEBUG and SECRET_KEY == _DEV_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 
 INSTALLED_APPS = [
+    # Before staticfiles: runserver then leaves static files to WhiteNoise, as production does.
+    "whitenoise.runserver_nostatic",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -36,15 +45,20 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "core",
+    "accounts",
     "tournaments",
     "scoring",
 ]
 
 MIDDLEWARE = [
+    # First: a load balancer's or Docker's probe is answered before anything checks the host,
+    # redirects to HTTPS, opens a session or counts a rate (see core.health).
+    "core.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
-    # Production serves its collected static files itself; runserver does it in DEBUG.
-    *([] if DEBUG else ["whitenoise.middleware.WhiteNoiseMiddleware"]),
+    # Static files are served by WhiteNoise in development too (from the source folders,
+    # reloaded on change), so both serve them with the same headers.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -109,6 +123,8 @@ AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_IPWARE_PROXY_COUNT = env_int("AXES_PROXY_COUNT", 0)
 LOGIN_URL = "login"
+# A reset link works for two hours, and only once: it dies when the password changes.
+PASSWORD_RESET_TIMEOUT = 2 * 3600
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
@@ -124,14 +140,20 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+# Development reads the source folders on every request; production only what collectstatic
+# wrote (hashed names, compressed copies, cached for a year).
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG
 # Files the site makes (printed sheets of print jobs); served to directors through a view
 # that checks who asks, never as public media.
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 MEDIA_URL = "media/"
-# The site's own address as players' phones reach it: printed QR codes carry it (a sheet
-# made by a worker has no request to take it from).
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The site's own address as players' phones reach it: printed QR codes and e-mailed links
+# carry it (a sheet made by a worker has no request to take it from). Production must say
+# it: a QR code pointing at 127.0.0.1 would only be found out at the card table.
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000" if DEBUG else None).rstrip("/")
+if not SITE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r}: write it as https://host[:port].")
 # The printed sheets' paper: "A4" (portrait) or "Letter".
 PRINT_PAPER = env_str("PRINT_PAPER", "A4")
 if PRINT_PAPER not in ("A4", "Letter"):
@@ -215,9 +237,18 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    # Only a plain-HTTP trial (compose on localhost) turns these off.
-    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# Every cookie the site sets is Secure in production; only a plain-HTTP trial (compose on
+# localhost) turns that off. None of them is read by the page's scripts (the CSRF token
+# reaches htmx through the page itself), so all are HttpOnly.
+SECURE_COOKIES = not DEBUG and env_bool("SECURE_COOKIES", True)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = SECURE_COOKIES
+SESSION_COOKIE_HTTPONLY = CSRF_COOKIE_HTTPONLY = LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+# The table's device cookie (which phone claimed which seat) follows the session cookie.
+DEVICE_COOKIE_SECURE = SECURE_COOKIES
 
 # Content-Security-Policy: the site's pages load only their own files and run no inline
 # script, so an injected <script> or onclick does nothing (django-csp).
@@ -236,13 +267,37 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# The table's device cookie (which phone claimed which seat) follows the session cookie.
-DEVICE_COOKIE_SECURE = not DEBUG and env_bool("SECURE_COOKIES", True)
+# E-mail: password-reset links, and server errors to the operator. Written to the console
+# (the log) unless EMAIL_HOST names an SMTP server; EMAIL_BACKEND picks any other backend.
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", EMAIL_PORT == 465)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+if EMAIL_USE_SSL and EMAIL_USE_TLS:
+    raise ImproperlyConfigured("EMAIL_USE_SSL and EMAIL_USE_TLS: set one of them, not both.")
+# A mail server that hangs must not hold a web worker for gunicorn's whole timeout.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+EMAIL_FILE_PATH = env_str("EMAIL_FILE_PATH", str(BASE_DIR / "sent-mail"))
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Lappu <noreply@localhost>")
+SERVER_EMAIL = env_str("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+EMAIL_SUBJECT_PREFIX = "[Lappu] "
+# Who hears of a server error (with DEBUG=0 Django mails them its report):
+# "Ann Operator <ann@club.example>, ops@club.example".
+ADMINS = env_addresses("ADMINS", [])
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # A worker logs each task's start and end itself; inline (eager) tasks would put a
     # "succeeded" line in the request's log for every deal saved. Failures still show.

@@ -1,19 +1,11 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
-
-from core.forms import SignInForm
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path(
-        "accounts/login/",
-        auth_views.LoginView.as_view(authentication_form=SignInForm),
-        name="login",
-    ),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("", include("accounts.urls")),
     path("", include("core.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),

@@ -6,6 +6,7 @@ import copy
 
 import pytest
 from django.conf import settings as django_settings
+from django.core import mail
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.test import Client
@@ -150,3 +151,16 @@ def test_the_handlers_are_registered_on_the_site():
     assert site_urls.handler403 == "core.views.permission_denied"
     assert site_urls.handler404 == "core.views.page_not_found"
     assert site_urls.handler500 == "core.views.server_error"
+
+
+def test_a_server_error_reaches_the_operator_by_mail_and_in_the_log(settings, db, caplog):
+    """With DEBUG off, Django mails ADMINS each error's report; the log keeps its traceback
+    (the console handler of the settings' LOGGING, which the site's own loggers share)."""
+    settings.ADMINS = [("Ops", "ops@club.example")]
+    with caplog.at_level("ERROR", logger="django.request"):
+        _client().get("/boom/")
+    assert [message.to for message in mail.outbox] == [["ops@club.example"]]
+    assert mail.outbox[0].subject.startswith("[Lappu] ERROR")
+    assert SECRET in mail.outbox[0].body  # the operator sees what the visitor never does
+    record = next(r for r in caplog.records if r.name == "django.request")
+    assert record.exc_info and record.levelname == "ERROR"

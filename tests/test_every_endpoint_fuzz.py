@@ -7,8 +7,11 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.contrib.auth.tokens import default_token_generator
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +23,7 @@ from tournaments.models import Event, Role, Season
 pytestmark = pytest.mark.django_db
 
 FIELDS = [
+    "email", "old_password", "new_password1", "new_password2",
     "next", "language", "per_page", "page", "sort", "seat", "number", "request_id",
     "expected_version", "pin", "note", "player", "name", "status", "first", "second", "role",
     "out", "laydown", "winner", "by", "upper", "ending", "p0_cards", "p1_points", "p2_buys",
@@ -84,6 +88,9 @@ def site(django_db_setup, django_db_blocker):
         "player_id": registration.player_id,
         "season_id": season.pk,
         "job_id": job.pk,
+        # A reset link of the owner's (a real one and a stale one are both fuzzed by junk).
+        "uidb64": urlsafe_base64_encode(force_bytes(owner.user.pk)),
+        "token": default_token_generator.make_token(owner.user),
     }
     yield values, {"director": director, "member": member, "owner": owner.user}
     with django_db_blocker.unblock():
@@ -113,7 +120,7 @@ def test_every_named_address_is_fuzzed():
     # silently; this fails instead, so the fixture grows with the site.
     values = dict.fromkeys(["slug", "event_id", "table_id", "registration_id", "membership_id",
                             "number", "key", "task_id", "export_format", "player_id",
-                            "season_id", "job_id"], 1)  # fmt: skip
+                            "season_id", "job_id", "uidb64", "token"], 1)  # fmt: skip
     missing = [name for name in ENDPOINTS if _address(name, values) is None]
     assert not missing, f"the fuzz fixture cannot fill: {missing}"
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -8,7 +9,14 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from clubsite.env import env_bool, env_int, env_list, env_str, parse_database_url
+from clubsite.env import (
+    env_addresses,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    parse_database_url,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -118,6 +126,7 @@ def test_documented_production_settings_pass_check_deploy():
             "SECRET_KEY": "k3y-" + "x7Qm9vT2pL8rW4zN6bJ1hF5cD3sA0gE" * 2,
             "ALLOWED_HOSTS": "lappu.example",
             "CSRF_TRUSTED_ORIGINS": "https://lappu.example",
+            "SITE_URL": "https://lappu.example",
         },
         "check",
         "--deploy",
@@ -126,3 +135,46 @@ def test_documented_production_settings_pass_check_deploy():
     )
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout
+
+
+def test_production_without_site_url_refuses_to_start():
+    """A printed QR code would otherwise point at 127.0.0.1: found out only at the tables."""
+    result = _manage(
+        {"DEBUG": "0", "SECRET_KEY": "k" * 60, "ALLOWED_HOSTS": "lappu.example"}, "check"
+    )
+    assert result.returncode != 0
+    assert "Set the environment variable SITE_URL" in result.stderr
+    result = _manage({"SITE_URL": "lappu.example"}, "check")
+    assert "SITE_URL='lappu.example': write it as https://host[:port]" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("Ann Operator <ann@club.example>, ops@club.example",
+         [("Ann Operator", "ann@club.example"), ("ops@club.example", "ops@club.example")]),
+        ("", []),
+    ],
+)  # fmt: skip
+def test_admins_are_read_as_names_and_addresses(raw, expected):
+    assert env_addresses("ADMINS", [], environ={"ADMINS": raw}) == expected
+
+
+def test_admins_that_are_not_addresses_stop_the_site():
+    with pytest.raises(ImproperlyConfigured, match="ADMINS='ops'"):
+        env_addresses("ADMINS", [], environ={"ADMINS": "ops"})
+
+
+def _variables_read() -> set[str]:
+    """Every environment variable the settings read, found in their source."""
+    source = (ROOT / "clubsite" / "settings.py").read_text()
+    return set(re.findall(r'env_(?:str|bool|int|list|addresses)\(\s*"([A-Z_]+)"', source))
+
+
+def test_every_variable_the_settings_read_is_in_the_readme():
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("## Settings") :]
+    documented = set(re.findall(r"`([A-Z][A-Z_]+)`", table))
+    read = _variables_read()
+    assert len(read) > 20  # the pattern still finds them
+    assert read - documented == set()

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Literal, cast
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -158,6 +160,14 @@ def language_set(request: HttpRequest) -> HttpResponseRedirect:
         remember_language(request, language)
     translation.activate(language)
     response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME, language, max_age=365 * 24 * 3600, samesite="Lax"
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        # django-stubs types the setting as any string; the settings make it "Lax".
+        samesite=cast(Literal["Lax"], settings.LANGUAGE_COOKIE_SAMESITE),
     )
     return response

@@ -1,0 +1,30 @@
+"""The accounts app's Celery job: sending a password-reset mail.
+
+Queued, so that asking for a reset takes the same time whether the address belongs to an
+account or not (a mail server's round trip would tell them apart). The job takes the
+user's id and loads the user, so the queue never holds a token; a mail server that is
+briefly away is retried, with the broker's redelivery for a worker that dies.
+"""
+
+from __future__ import annotations
+
+import smtplib
+
+from celery import shared_task
+from django.contrib.auth import get_user_model
+from django.db import InterfaceError, OperationalError
+
+from accounts.services import password_reset_mail_send
+
+
+@shared_task(
+    name="accounts.password_reset_mail_task",
+    autoretry_for=(smtplib.SMTPException, OSError, OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_backoff_max=300,
+    max_retries=6,
+)
+def password_reset_mail_task(user_id: int, language: str) -> None:
+    user = get_user_model()._default_manager.filter(pk=user_id, is_active=True).first()
+    if user is not None and user.has_usable_password():
+        password_reset_mail_send(user=user, language=language)
