@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint format bench messages migrate demo worker typecheck
+.PHONY: help install run test lint format bench messages migrate demo worker typecheck lock
 
 help: ## List the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -15,9 +15,17 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
 # Reinstall only when the dependency list changes, so `make run` stays quick the second time.
-$(STAMP): pyproject.toml | $(VENV)/bin/python
+# Development takes the newest releases pyproject.toml allows; LOCKED=1 (CI, .ci/run) takes
+# exactly the versions and hashes of requirements-dev.lock, as the Docker image does with
+# requirements.lock.
+$(STAMP): pyproject.toml requirements-dev.lock | $(VENV)/bin/python
+ifeq ($(LOCKED),1)
+	$(PY) -m pip install --quiet --require-hashes --no-deps -r requirements-dev.lock
+	$(PY) -m pip install --quiet --no-deps -e .
+else
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+endif
 	@touch $(STAMP)
 
 install: $(STAMP) ## Create .venv if missing and install the project with its dev tools
@@ -40,7 +48,7 @@ lint: install ## ruff check and format check; the import layers; mypy (rules str
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy rules core tournaments scoring
+	$(VENV)/bin/mypy rules core accounts tournaments scoring
 
 format: install ## Apply ruff's formatting and safe fixes
 	$(VENV)/bin/ruff check --fix .
@@ -48,6 +56,15 @@ format: install ## Apply ruff's formatting and safe fixes
 
 bench: install ## Print the speed figures (not pass/fail)
 	$(PY) tests/bench/run.py
+
+# The lock files pin every package, with hashes: requirements.lock for the image,
+# requirements-dev.lock (with the dev tools) for CI. Pins are kept unless UPGRADE=1.
+LOCK := $(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.11 \
+	--generate-hashes --quiet --custom-compile-command "make lock" $(if $(UPGRADE),--upgrade)
+lock: | $(VENV)/bin/python ## Re-pin requirements*.lock from pyproject.toml (UPGRADE=1: newest allowed)
+	$(PY) -m pip install --quiet uv
+	$(LOCK) -o requirements.lock
+	$(LOCK) --extra dev -o requirements-dev.lock
 
 messages: install ## Extract new strings into locale/fi and locale/hu (then translate them)
 	$(PY) manage.py makemessages -l fi -l hu --ignore='.venv/*' --ignore='tests/*' --no-location
