@@ -28,6 +28,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -38,6 +39,7 @@ PG_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 REDIS_URL = os.environ.get("BENCH_PUBLIC_REDIS_URL", "redis://127.0.0.1:6379/13")
 CONNECTIONS = 16
 SECONDS = float(os.environ.get("BENCH_PUBLIC_SECONDS", "8"))
+STATIC_ROOT = Path(tempfile.gettempdir()) / "lappu-bench-public-static"
 
 SEED = r"""
 import datetime, json
@@ -125,6 +127,9 @@ def _env() -> dict[str, str]:
         "SECURE_SSL_REDIRECT": "0",
         "SECURE_COOKIES": "0",
         "CELERY_TASK_ALWAYS_EAGER": "1",
+        "SITE_URL": "http://127.0.0.1",
+        # Collected by measure() as the image does: the bench serves what users are served.
+        "STATIC_ROOT": str(STATIC_ROOT),
     }
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     return env
@@ -222,6 +227,10 @@ def measure() -> tuple[list[tuple[str, float, float, str]], dict]:
     _fresh_database()
     env = _env()
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--clear", "-v0"],
+        cwd=ROOT, env=env, check=True,
+    )  # fmt: skip
     seeded = subprocess.run(
         [sys.executable, "-c", SEED], cwd=ROOT, env=env, capture_output=True, text=True
     )

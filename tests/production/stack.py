@@ -1,0 +1,230 @@
+"""The site as the Docker image runs it, built on this machine for the production lane.
+
+`build_stack` does what the Dockerfile and compose.yaml do, in their order: a fresh
+database, `migrate`, `collectstatic` into a fresh STATIC_ROOT with the production storage
+(DEBUG=0), the demo, a Celery worker as compose starts it and gunicorn with the options of
+the Dockerfile's CMD (read from the Dockerfile, so the two cannot drift apart), on
+PostgreSQL and Redis. Only the bind address changes: a free port on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import redis
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+DATABASE = "lappu_production_lane"
+# A Redis database of its own: the PostgreSQL pass's worker tests use 15, the benches 13.
+REDIS_DB = 12
+
+
+@dataclass
+class Stack:
+    base: str
+    port: int
+    env: dict[str, str]
+    home: Path
+    logs: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def media(self) -> Path:
+        return Path(self.env["MEDIA_ROOT"])
+
+    @property
+    def mail(self) -> Path:
+        return Path(self.env["EMAIL_FILE_PATH"])
+
+    def log(self, name: str) -> str:
+        return self.logs[name].read_text(errors="replace")
+
+    def manage(self, *args: str) -> str:
+        return _run([str(BIN / "python"), "manage.py", *args], self.env)
+
+
+def dockerfile_command(port: int) -> list[str]:
+    """The Dockerfile's CMD, bound to 127.0.0.1:`port` instead of the container's 0.0.0.0:8000."""
+    text = (ROOT / "Dockerfile").read_text()
+    found = re.search(r"^CMD (\[.*\])\s*$", text, re.MULTILINE)
+    assert found, "the Dockerfile has no CMD [...] line"
+    command: list[str] = json.loads(found[1])
+    assert command[0] == "gunicorn", command
+    bind = command.index("--bind") + 1
+    command[bind] = f"127.0.0.1:{port}"
+    return [str(BIN / "gunicorn"), *command[1:]]
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "compose.yaml").read_text())
+
+
+def worker_command() -> list[str]:
+    """compose.yaml's worker command, run from this venv."""
+    words = compose()["services"]["worker"]["command"].split()
+    assert words[:4] == ["celery", "-A", "clubsite", "worker"], words
+    return [str(BIN / "celery"), *words[1:]]
+
+
+def dockerfile_healthcheck(port: int) -> list[str]:
+    """The Dockerfile's HEALTHCHECK command, asking 127.0.0.1:`port` instead of :8000."""
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    found = re.search(r"^HEALTHCHECK .*?CMD (\[.*\])\s*$", text, re.MULTILINE)
+    assert found, "the Dockerfile has no HEALTHCHECK ... CMD [...]"
+    command: list[str] = json.loads(found[1])
+    assert command[0] == "python", command
+    return [str(BIN / "python"), *(w.replace(":8000/", f":{port}/") for w in command[1:])]
+
+
+def worker_healthcheck() -> str:
+    """compose.yaml's health check of the worker, as the shell line compose runs."""
+    test = compose()["services"]["worker"]["healthcheck"]["test"]
+    assert test[0] == "CMD-SHELL", test
+    # compose writes $$ for a $ the container's shell expands.
+    return test[1].replace("$$", "$").replace("celery ", f"{BIN / 'celery'} ", 1)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _run(command: list[str], env: dict[str, str]) -> str:
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    if done.returncode:
+        raise AssertionError(
+            f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}"
+        )
+    return done.stdout + done.stderr
+
+
+def _database_urls(server_url: str) -> tuple[str, str]:
+    """(the lane's database, the server's maintenance database) on the PostgreSQL server
+    that `server_url` names."""
+    parts = urlsplit(server_url)
+    return (
+        urlunsplit(parts._replace(path="/" + DATABASE)),
+        urlunsplit(parts._replace(path="/postgres")),
+    )
+
+
+def _fresh_database(maintenance_url: str) -> None:
+    with psycopg.connect(maintenance_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{DATABASE}"')
+
+
+def _drop_database(maintenance_url: str) -> None:
+    with psycopg.connect(maintenance_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+
+
+def _flush_redis(url: str) -> None:
+    redis.Redis.from_url(url).flushdb()
+
+
+def _wait_healthy(base: str, procs: dict[str, subprocess.Popen[bytes]], stack: Stack) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for name, proc in procs.items():
+            if proc.poll() is not None:
+                raise AssertionError(f"{name} stopped at start:\n{stack.log(name)}")
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=5) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.3)
+    raise AssertionError(f"{base}/healthz never answered 200:\n{stack.log('gunicorn')}")
+
+
+def _wait_worker(stack: Stack, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"the worker stopped at start:\n{stack.log('worker')}")
+        if " ready." in stack.log("worker"):
+            return
+        time.sleep(0.3)
+    raise AssertionError(f"the worker never became ready:\n{stack.log('worker')}")
+
+
+@contextmanager
+def build_stack(home: Path, *, server_url: str, redis_url: str) -> Iterator[Stack]:
+    database_url, maintenance_url = _database_urls(server_url)
+    redis_url = urlunsplit(urlsplit(redis_url)._replace(path=f"/{REDIS_DB}"))
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DJANGO_", "PYTEST_", "CELERY_", "DATABASE_", "REDIS_"))
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="clubsite.settings",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        # The proxy in front speaks HTTPS: the lane sends X-Forwarded-Proto as nginx would,
+        # so the secure defaults (HTTPS redirect, Secure cookies, HSTS) stay on.
+        SITE_URL=f"https://127.0.0.1:{port}",
+        DATABASE_URL=database_url,
+        REDIS_URL=redis_url,
+        STATIC_ROOT=str(home / "static"),
+        MEDIA_ROOT=str(home / "media"),
+        EMAIL_BACKEND="django.core.mail.backends.filebased.EmailBackend",
+        EMAIL_FILE_PATH=str(home / "mail"),
+        ADMINS="Lane Operator <operator@lane.invalid>",
+        PYTHONUNBUFFERED="1",
+    )
+    stack = Stack(base=base, env=env, home=home, port=port)
+    _fresh_database(maintenance_url)
+    _flush_redis(redis_url)
+    procs: dict[str, subprocess.Popen[bytes]] = {}
+    try:
+        stack.manage("migrate", "--noinput")
+        # README's claim about the production settings, held to on every run.
+        stack.manage("check", "--deploy", "--fail-level", "WARNING")
+        stack.manage("collectstatic", "--noinput")
+        stack.manage("demo_load")
+        for name, command in (("worker", worker_command()), ("gunicorn", dockerfile_command(port))):
+            stack.logs[name] = home / f"{name}.log"
+            with stack.logs[name].open("wb") as log:
+                procs[name] = subprocess.Popen(
+                    command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )  # fmt: skip
+        _wait_worker(stack, procs["worker"])
+        _wait_healthy(base, procs, stack)
+        yield stack
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs.values():
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        _flush_redis(redis_url)
+        _drop_database(maintenance_url)
