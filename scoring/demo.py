@@ -93,6 +93,10 @@ def _demo_user(username: str, full_name: str, *, is_admin: bool) -> User:
     user, created = get_user_model().objects.get_or_create(
         username=username, defaults={"first_name": first, "last_name": last}
     )
+    if not user.email:
+        # So "Forgot your password?" can be tried: make run prints the mail in its terminal.
+        user.email = f"{username}@demo.lappu.example"
+        user.save(update_fields=["email"])
     if created:
         # Demo only: each demo account's password is its own name, as README says.
         user.set_password(username)
