@@ -95,4 +95,3 @@ def _admin_shape(path: str) -> str:
         return resolve(path.split("?")[0]).url_name or path
     except Resolver404:
         return path
-
