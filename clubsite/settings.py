@@ -59,11 +59,14 @@ MIDDLEWARE = [
     # Static files are served by WhiteNoise in development too (from the source folders,
     # reloaded on change), so both serve them with the same headers.
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Before the NUL guard, so its 400 page is in the visitor's language (it reads only the
+    # language cookie and header, neither of which reaches a query).
     "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    # Before anything reads a value: a NUL byte is refused here, once, for every page.
+    # Before anything else reads a value (the session its cookie, axes the user agent): a
+    # NUL byte is refused here, once, for every page.
     "core.middleware.RefuseNulMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After authentication: a signed-in person's stored language beats the cookie.
@@ -75,6 +78,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "clubsite.urls"
+# A form the CSRF check refuses gets the site's own page (translated), not Django's.
+CSRF_FAILURE_VIEW = "core.views.csrf_failure"
 WSGI_APPLICATION = "clubsite.wsgi.application"
 ASGI_APPLICATION = "clubsite.asgi.application"
 

@@ -1,4 +1,4 @@
-"""The site's error pages (400, 403, 404, 500) and the rate limit's 429.
+"""The site's error pages (400, 403, 404, 500), the CSRF check's 403 and the rate limit's 429.
 
 Each page is tried first in the site's layout with the request's context (navigation,
 language switch); if that fails (the database is down, a context processor raises) the same
@@ -35,6 +35,14 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 @requires_csrf_token
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return error_page(request, "403.html", status=403)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form refused by the CSRF check (CSRF_FAILURE_VIEW): the site's own page, translated,
+    instead of Django's stock English one (whose inline style the CSP refuses). The reason
+    is for the log, not the visitor."""
+    logger.info("CSRF check failed for %s: %s", request.path, reason)
+    return error_page(request, "403_csrf.html", status=403)
 
 
 @requires_csrf_token
@@ -75,10 +83,13 @@ def error_page(
     request: HttpRequest, template_name: str, *, status: int, context: dict[str, Any] | None = None
 ) -> HttpResponse:
     context = context or {}
-    try:
-        return render(request, template_name, {**context, "layout": SITE_LAYOUT}, status=status)
-    except Exception:
-        logger.exception("The %s page failed in the site's layout; showing it bare", status)
+    # A request refused before the middleware that signs people in (a NUL byte in it) has
+    # no user for the layout's navigation: it gets the bare layout, which needs none.
+    if hasattr(request, "user"):
+        try:
+            return render(request, template_name, {**context, "layout": SITE_LAYOUT}, status=status)
+        except Exception:
+            logger.exception("The %s page failed in the site's layout; showing it bare", status)
     try:
         body = loader.get_template(template_name).render({**context, "layout": BARE_LAYOUT})
     except Exception:

@@ -164,3 +164,18 @@ def test_a_server_error_reaches_the_operator_by_mail_and_in_the_log(settings, db
     assert SECRET in mail.outbox[0].body  # the operator sees what the visitor never does
     record = next(r for r in caplog.records if r.name == "django.request")
     assert record.exc_info and record.levelname == "ERROR"
+
+
+@pytest.mark.parametrize("language", ["en", "fi", "hu"])
+def test_a_form_the_csrf_check_refuses_gets_the_sites_page(db, language):
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = language
+    response = client.post(reverse("language_set"), {"language": "fi", "next": "/"})
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert f'<html lang="{language}">' in html
+    with translation.override(language):
+        assert gettext("The form had gone stale") in html
+    assert 'href="/static/css/site.css"' in html
+    assert "<style" not in html  # Django's own page has inline style, which the CSP refuses
+    assert "CSRF cookie not set" not in html  # the reason is for the log
