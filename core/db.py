@@ -12,6 +12,7 @@ import functools
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import ParamSpec, TypeVar
 
 from django.db import OperationalError, connection, transaction
@@ -49,13 +50,23 @@ def busy() -> RuleViolation:
     )
 
 
-def locked_write(func: Callable[P, R]) -> Callable[P, R]:
+@dataclass(frozen=True)
+class Refusal:
+    """Returned (not raised) by a locked write that refuses but must keep what it wrote on
+    the way: a wrong PIN is refused, and counted. `locked_write` commits, then raises
+    `violation`."""
+
+    violation: RuleViolation
+
+
+def locked_write(func: Callable[P, R | Refusal]) -> Callable[P, R]:
     """Run `func` in its own transaction with a bounded lock wait; retry on a lock conflict.
 
     Inside an outer transaction (a test, or a caller that already holds the locks) the retry
     runs in a savepoint, which PostgreSQL rolls back cleanly after a deadlock. When every
     attempt meets a conflict the person is told to try again (RuleViolation "busy"): nothing
-    was saved and the page keeps what they typed.
+    was saved and the page keeps what they typed. A `Refusal` returned by `func` is raised
+    once its transaction has committed.
     """
 
     @functools.wraps(func)
@@ -66,7 +77,7 @@ def locked_write(func: Callable[P, R]) -> Callable[P, R]:
                     if connection.vendor == "postgresql":
                         with connection.cursor() as cursor:
                             cursor.execute(f"SET LOCAL lock_timeout = {LOCK_TIMEOUT_MS}")
-                    return func(*args, **kwargs)
+                    outcome = func(*args, **kwargs)
             except OperationalError as error:
                 if not _is_lock_conflict(error):
                     raise
@@ -74,6 +85,10 @@ def locked_write(func: Callable[P, R]) -> Callable[P, R]:
                 if attempt == ATTEMPTS:
                     raise busy() from error
                 time.sleep(0.05 * attempt)
+                continue
+            if isinstance(outcome, Refusal):
+                raise outcome.violation
+            return outcome
         raise AssertionError("unreachable")
 
     return wrapper

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Deal, DealVersion, PrintChunk, PrintJob, SeatClaim
+from scoring.models import Deal, DealVersion, PinAttempt, PrintChunk, PrintJob, SeatClaim
 
 
 class DealVersionInline(admin.TabularInline):
@@ -18,7 +18,7 @@ class DealVersionInline(admin.TabularInline):
         "by_user",
         "by_seat",
         "device",
-        "claimed_after_submit",
+        "flag",
         "note",
         "created_at",
     ]
@@ -54,10 +54,10 @@ class DealVersionAdmin(admin.ModelAdmin):
         "action",
         "by_user",
         "by_seat",
-        "claimed_after_submit",
+        "flag",
         "created_at",
     ]
-    list_filter = ["action", "claimed_after_submit"]
+    list_filter = ["action", "flag"]
     readonly_fields = [f.name for f in DealVersion._meta.fields]
 
     def has_add_permission(self, request) -> bool:
@@ -75,11 +75,29 @@ class SeatClaimAdmin(admin.ModelAdmin):
     """Which phone holds which seat; deleting a claim frees the seat, as the director's
     "Free this seat" does."""
 
-    list_display = ["table", "position", "device", "claimed_at"]
+    list_display = ["table", "position", "device", "claimed_at", "pin_given", "seated_by"]
     search_fields = ["table__stage__event__name"]
-    readonly_fields = ["table", "position", "device", "claimed_at"]
+    readonly_fields = ["table", "position", "device", "claimed_at", "pin_given", "seated_by"]
 
     def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(PinAttempt)
+class PinAttemptAdmin(admin.ModelAdmin):
+    """Every PIN typed for a seat and every unlock, as the table pages recorded them: what
+    locks a seat's PIN, kept as it happened (read-only)."""
+
+    list_display = ["table", "position", "outcome", "device", "by_user", "at"]
+    list_filter = ["outcome"]
+    list_select_related = ["table__stage__event", "by_user"]
+    search_fields = ["table__stage__event__name", "device"]
+    readonly_fields = ["table", "position", "outcome", "device", "by_user", "at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
         return False
 
 

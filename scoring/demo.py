@@ -15,11 +15,12 @@ from scoring.championship import (
     championship_stage_close,
     tie_break_record,
 )
+from scoring.confirmation import Actor
 from scoring.headtohead import h2h_round_draw
 from scoring.league_services import league_recompute, season_league_scheme_set
 from scoring.models import Deal
 from scoring.series import series_round_draw
-from scoring.services import Actor, deal_confirm, deal_record, event_finish
+from scoring.services import deal_confirm, deal_record, event_finish
 from tournaments.advancement import TieBreakMethod
 from tournaments.league import LeagueScheme
 from tournaments.models import (
@@ -291,7 +292,8 @@ def demo_finished_night(club: Club) -> None:
                 "out": out,
                 "players": [_hand(None if seat == out else hands[seat]) for seat in range(4)],
             },
-            by=Actor(device="demo-phone-a", seat=out),
+            # The phone took its seat with the seat's PIN, as the event asks.
+            by=Actor(device="demo-phone-a", seat=out, pin_given=True),
             expected_version=0,
             request_id=f"demo-finished-{number}",
         )

@@ -9,22 +9,24 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
 from rules import RuleViolation, describe_options
+from scoring.confirmation import Actor, locked_pins, pin_states
 from scoring.forms import SeatForm, VoidForm
 from scoring.history import table_history_lines
 from scoring.models import Deal, SeatClaim
 from scoring.selectors import event_sheets, flagged_confirmations, table_sheet
 from scoring.services import (
-    Actor,
     TableClosed,
     deal_void,
     event_finish,
     event_finish_refusal,
+    seat_pin_unlock,
     seat_release,
 )
 from scoring.tables import history_tables
@@ -76,6 +78,7 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
         "sheets": event_sheets(event=event),
         "finish_refusal": event_finish_refusal(event=event),
         "flagged": flagged_confirmations(event=event),
+        "locked_pins": locked_pins(event=event),
         **event_draw_state(event=event),
     }
     return render(request, "tournaments/event_manage.html", context)
@@ -104,6 +107,7 @@ def table_history(request: HttpRequest, slug: str, event_id: int, table_id: int)
             table_history_lines(table=table, names=[s.player.name for s in sheet.seats])
         ),
         "claims": {c.position: c for c in SeatClaim.objects.filter(table=table)},
+        "pins": pin_states(table=table),
         "request_id": uuid.uuid4().hex,
     }
     return render(request, "scoring/table_history.html", context)
@@ -144,6 +148,19 @@ def seat_free_view(request: HttpRequest, slug: str, event_id: int, table_id: int
         seat_release(table=table, position=form.cleaned_data["seat"])
         messages.success(request, _("The seat is free: the player picks it again on their phone."))
     return redirect("table_history", slug=slug, event_id=event_id, table_id=table_id)
+
+
+@login_required
+@require_POST
+def seat_pin_unlock_view(
+    request: HttpRequest, slug: str, event_id: int, table_id: int
+) -> HttpResponse:
+    table = _director_table(request, slug, event_id, table_id)
+    form = SeatForm(request.POST)
+    if form.is_valid() and form.cleaned_data["seat"] is not None:
+        seat_pin_unlock(table=table, position=form.cleaned_data["seat"], by=request.user)
+        messages.success(request, _("The PIN is unlocked: the player can type it again."))
+    return redirect(reverse("table_history", args=[slug, event_id, table_id]) + "#seats")
 
 
 def _message_for(error: Exception, names: list[str] | None = None) -> str:

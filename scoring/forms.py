@@ -84,8 +84,8 @@ class DealMetaForm(_RequestForm):
         return self._clean_value("number") or 0
 
 
-class ConfirmForm(_RequestForm):
-    pin = forms.RegexField(
+def pin_field() -> forms.RegexField:
+    return forms.RegexField(
         regex=r"^[0-9]{4}$",
         required=False,
         label=gettext_lazy("Your PIN"),
@@ -93,14 +93,20 @@ class ConfirmForm(_RequestForm):
     )
 
 
+class ConfirmForm(_RequestForm):
+    pin = pin_field()
+
+
 class VoidForm(_RequestForm):
     note = forms.CharField(max_length=200, required=False, label=gettext_lazy("Why"))
 
 
 class SeatForm(forms.Form):
-    """A seat as the page posts it: its position, or empty to let this phone's seat go."""
+    """A seat as the page posts it: its position, or empty to let this phone's seat go; and
+    the seat's PIN when the event asks for PINs."""
 
     seat = forms.IntegerField(min_value=0, max_value=9, required=False)
+    pin = pin_field()
 
 
 # -- a deal's fields ---------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from scoring.models import Deal
 from scoring.selectors import TableSheet, confirmed_deals, event_ranking
 from scoring.series import series_standings
 from tournaments.advancement import final_ranking
+from tournaments.changes import event_results_version, with_results_version
 from tournaments.league import EventResult, LeagueRow, LeagueScheme, league_table
 from tournaments.models import (
     Event,
@@ -219,7 +220,7 @@ COUNTED_STATUSES = (EventStatus.RUNNING, EventStatus.FINISHED)
 def season_counted_events(*, season: Season) -> QuerySet[Event]:
     """The events the season's league table may count: published, in play or finished, by
     date (those with no result yet are left out by :func:`season_results`)."""
-    return (
+    return with_results_version(
         Event.objects.filter(season=season, published_at__isnull=False, status__in=COUNTED_STATUSES)
         .select_related("club")
         .order_by("date", "pk")
@@ -304,8 +305,8 @@ def _stored_results(
 ) -> dict[int, list[tuple[int, int, int, int, int]]]:
     """Event id → (player, place, field, total, games) from the stored table, for each
     finished event whose results cannot have changed since it was read: a finished event
-    takes no more scores, and a change of its ranking (a setting, a tie-break, a closed
-    stage's decision) moves its ``results_changed_at`` on."""
+    takes no more scores, and a change of its ranking (a correction, a setting, a tie-break,
+    a closed stage's decision) moves its results version on."""
     if not isinstance(previous, Mapping) or previous.get("version") != ROWS_VERSION:
         return {}
     read = parse_datetime(str(previous.get("read_at") or ""))
@@ -317,8 +318,7 @@ def _stored_results(
         for event in events
         if event.status == EventStatus.FINISHED
         and event.pk in finished
-        # None: no change recorded since it was made (its finish was, so it was seen).
-        and (event.results_changed_at is None or event.results_changed_at < read - REUSE_MARGIN)
+        and event_results_version(event) < read - REUSE_MARGIN
     }
     stored: dict[int, list[tuple[int, int, int, int, int]]] = {pk: [] for pk in reusable}
     for row in previous.get("rows", []):

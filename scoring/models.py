@@ -69,6 +69,19 @@ class DealAction(models.TextChoices):
     VOID = "void", _("voided")
 
 
+class ConfirmFlag(models.TextChoices):
+    """Why a confirmation is listed for the director to look at (the rule that sets it:
+    scoring.confirmation)."""
+
+    NONE = "", _("nothing to look at")
+    # A seat that vouches for the deal (or made a version of it) was taken only after the
+    # deal was first entered: it may be the same person on a second phone.
+    LATE_SEAT = "late_seat", _("a seat taken after the deal was first entered")
+    # A director (or scorer) confirmed a deal they had entered or corrected themselves,
+    # where the club lets its directors confirm alone.
+    SAME_PERSON = "same_person", _("entered and confirmed by the same person")
+
+
 class DealVersion(models.Model):
     """Every change of a deal, never updated or deleted: who, when, and the deal after it."""
 
@@ -93,10 +106,10 @@ class DealVersion(models.Model):
     # The id the form was rendered with: a double tap or a network retry sends the same one,
     # and finds its first save instead of making a second.
     request_id = models.CharField(_("request id"), max_length=64)
-    # A confirmation from a phone that took its seat only after the deal was entered: it may
-    # be the same person on a second phone, so the director's pages point it out.
-    claimed_after_submit = models.BooleanField(
-        _("seat taken after the deal was entered"), default=False
+    # What the director's pages point out about this version (a confirmation, or an entry
+    # made from a seat taken after the deal was first entered).
+    flag = models.CharField(
+        _("to look at"), max_length=16, choices=ConfirmFlag.choices, default="", blank=True
     )
     note = models.CharField(_("note"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("at"), auto_now_add=True)
@@ -128,6 +141,17 @@ class SeatClaim(models.Model):
     position = models.PositiveSmallIntegerField(_("seat"))
     device = models.CharField(_("device"), max_length=64)
     claimed_at = models.DateTimeField(_("claimed at"), auto_now_add=True)
+    # The seat's PIN was given when it was claimed (or a director seated the phone): when
+    # the event asks for PINs, only such a claim enters and confirms.
+    pin_given = models.BooleanField(_("PIN given"), default=False)
+    seated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("seated by the director"),
+    )
 
     class Meta:
         ordering = ["table", "position"]
@@ -140,6 +164,43 @@ class SeatClaim(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · {self.position + 1}"
+
+
+class PinOutcome(models.TextChoices):
+    WRONG = "wrong", _("wrong PIN")
+    RIGHT = "right", _("right PIN")
+    UNLOCKED = "unlocked", _("unlocked by the director")
+
+
+class PinAttempt(models.Model):
+    """Every PIN typed for a seat, and every unlock: counted here, in the database, so a
+    seat's PIN locks after a few wrong tries whatever state the cache is in, and the
+    director sees who tried."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="pin_attempts", verbose_name=_("table")
+    )
+    position = models.PositiveSmallIntegerField(_("seat"))
+    outcome = models.CharField(_("outcome"), max_length=16, choices=PinOutcome.choices)
+    device = models.CharField(_("device"), max_length=64, blank=True)
+    by_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by user"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "position", "at", "pk"]
+        verbose_name = _("PIN attempt")
+        verbose_name_plural = _("PIN attempts")
+        indexes = [models.Index(fields=["table", "position", "at"], name="pin_attempts_of_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.position + 1}: {self.get_outcome_display()}"
 
 
 class PrintJobStatus(models.TextChoices):

@@ -16,6 +16,7 @@ from scoring.print_board_forms import BoardPrintForm, SeatingPrintForm, Standing
 from scoring.printing import PrintFile
 from scoring.selectors import public_stage
 from scoring.views import public_event_or_404
+from tournaments.changes import event_results_version
 from tournaments.models import Event, EventFormat, Stage
 
 Form = TypeVar("Form", bound=BoardPrintForm)
@@ -55,7 +56,7 @@ def _kept(event: Event, parts: tuple[object, ...], make: Callable[[], PrintFile]
     event's sheet (a director's preview) is not kept; without the cache it is simply made."""
     if event.published_at is None:
         return make()
-    changed = event.results_changed_at.isoformat() if event.results_changed_at else "-"
+    changed = event_results_version(event).isoformat()
     key = "print:" + ":".join(str(part) for part in (event.pk, changed, *parts))
     kept = cache_get(key)
     if isinstance(kept, PrintFile):

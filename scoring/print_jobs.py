@@ -5,9 +5,9 @@ on commit as a Celery task that takes its id (:mod:`scoring.print_tasks`). Witho
 (the embedded default) the task runs inline and the job is done when the request returns.
 
 - **Reuse.** A job made from the results as they are now (its `source_changed_at` is the
-  event's `results_changed_at`) with the same kind, stage, language and paper is handed back
+  event's results version) with the same kind, stage, language and paper is handed back
   instead of a new one, done or still going. Any result or seating change bumps the event's
-  `results_changed_at` (`tournaments.changes.results_change`), so the next request makes a
+  results version (`tournaments.changes`), so the next request makes a
   new file.
 - **Safe to run twice.** :func:`print_job_run` does nothing for a done job, and a job whose
   worker died under it (the message comes back: acks_late) starts again from its first table.
@@ -64,6 +64,7 @@ from scoring import print_tasks
 from scoring.models import PrintChunk, PrintJob, PrintJobStatus
 from scoring.print_sheets import table_sheets_pdf
 from scoring.printing import PrintError, paper
+from tournaments.changes import event_results_version
 from tournaments.models import Event, Stage, StageStatus, Table
 
 log = logging.getLogger(__name__)
@@ -192,7 +193,7 @@ def print_batches(*, event: Event) -> PrintBatches:
     if stage is not None:
         current = PrintJob.objects.filter(
             event=event,
-            source_changed_at=event.results_changed_at,
+            source_changed_at=event_results_version(event),
             status__in=[Status.QUEUED, Status.RUNNING, Status.DONE],
         ).order_by("-created_at")
         for job in current:
@@ -242,10 +243,11 @@ def print_job_request(
         # One request at a time per event: a double click gets the job the first one made.
         locked = Event.objects.select_for_update().select_related("club").get(pk=event.pk)
         wanted = _params(locked, kind, params)
+        version = event_results_version(locked)
         candidates = PrintJob.objects.filter(
             event=locked,
             kind=kind,
-            source_changed_at=locked.results_changed_at,
+            source_changed_at=version,
             status__in=[Status.QUEUED, Status.RUNNING, Status.DONE],
         ).order_by("-created_at")
         for job in candidates:
@@ -256,7 +258,7 @@ def print_job_request(
             event=locked,
             kind=kind,
             params=wanted,
-            source_changed_at=locked.results_changed_at,
+            source_changed_at=version,
             created_by=user,
         )
     return _queue(job, keep_on_failure=False)
@@ -346,7 +348,7 @@ def _start(job_id: int) -> PrintJob | None:
         job.attempts = F("attempts") + 1
         # The results the sheets are made from: read before rendering, so a change while
         # the job runs leaves the file out of date rather than passing for current.
-        job.source_changed_at = job.event.results_changed_at
+        job.source_changed_at = event_results_version(job.event)
         job.save(update_fields=["status", "done", "attempts", "source_changed_at"])
         job.refresh_from_db(fields=["attempts"])
         return job

@@ -1,12 +1,14 @@
 """The public pages' versions and cached parts, in the cache every web process shares.
 
-An event's *stamp* says which version of its results a page shows: the event's
-`results_changed_at` (or its creation, before any result) with a nonce drawn when the stamp
-was stored, the club's slug and whether the event is public. It lives under one key per
+An event's *stamp* says which version of its results a page shows: the event's results
+version (tournaments.changes: the latest change of the event or any of its tables) with a
+nonce drawn when the stamp was stored, the club's slug and whether the event is public. It lives under one key per
 event; the receivers (scoring.cache_receivers) store a fresh one when a change is committed,
 so every ETag and cached part keyed by it is outdated at once. A page that finds no stamp
 (evicted, Redis restarted) reads it from the database and adds it; the new nonce only costs
-each poller one full answer.
+each poller one full answer. Every version found in the cache is checked against the
+database every RECHECK seconds, so one the cache kept wrongly (restored from a snapshot)
+is caught.
 
 The table page's poll has versions of its own: a table's token changes with that table's
 deals, when a phone takes or lets go a seat there, or its link is replaced; an event's
@@ -22,11 +24,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any, TypedDict
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import get_language
 
@@ -39,7 +44,8 @@ from core.conditional import (
     cache_set_many,
 )
 from scoring.models import SeatClaim
-from tournaments.models import Event
+from tournaments.changes import event_results_version, with_results_version
+from tournaments.models import Event, Table
 
 # A stamp is kept as long as nothing changes (a change stores a new one); the limit only
 # bounds how long one stored from a read that raced with a change could last.
@@ -54,7 +60,8 @@ class Stamp(TypedDict):
     token: str  # changes with every results change (or when the stamp is stored again)
     slug: str
     public: bool
-    changed: float  # results_changed_at (else created_at) as a timestamp: Last-Modified
+    changed: float  # the event's results version as a timestamp: Last-Modified
+    checked: float  # when it was last found to be the database's (time.time())
 
 
 def stamp_key(event_id: int) -> str:
@@ -74,16 +81,37 @@ def part_key(kind: str, event_id: int, token: str, variant: str) -> str:
     return f"lappu:part:{kind}:{event_id}:{token}:{digest}"
 
 
-_STAMP_FIELDS = ("pk", "results_changed_at", "created_at", "published_at", "club__slug")
+# A version kept in the cache is trusted for this long, then checked against the database
+# by one request (the others go on trusting it meanwhile): a cache that lost a change (Redis
+# restored from a snapshot taken before it, a version stored while Redis was down) serves
+# an old page for RECHECK seconds at most, never for good. One small query per event, and
+# per polled table, every RECHECK seconds.
+RECHECK = 15.0
+
+
+def _due(value: Any, key: str) -> bool:
+    """Whether the cached `value` of `key` is to be checked against the database now."""
+    checked = value.get("checked") if isinstance(value, dict) else None
+    if isinstance(checked, int | float) and time.time() - checked < RECHECK:
+        return False
+    # One request checks this stored value; the claim is the value's own, so a value
+    # stored anew (checked again) is never mistaken for one already being checked.
+    return cache_claim(f"lappu:recheck:{key}:{checked}", int(RECHECK))
+
+
+def _stamp_rows(events: QuerySet[Event]) -> QuerySet[Event, dict[str, Any]]:
+    fields = ("pk", "results_version", "published_at", "club__slug")
+    return with_results_version(events).values(*fields)  # type: ignore[misc]  # annotated
 
 
 def _stamp_of(row: dict[str, Any]) -> Stamp:
-    changed = row["results_changed_at"] or row["created_at"]
+    changed = row["results_version"]
     return {
         "token": f"{changed.timestamp():.6f}.{secrets.token_hex(4)}",
         "slug": row["club__slug"],
         "public": row["published_at"] is not None,
         "changed": changed.timestamp(),
+        "checked": time.time(),
     }
 
 
@@ -93,32 +121,36 @@ def event_stamp(event_id: int, found: dict[str, Any] | None) -> Stamp | None:
     (`found` is None): the page then goes out without an ETag and is not cached."""
     if found is None:
         return None
-    stamp: Stamp | None = found.get(stamp_key(event_id))
-    if stamp is not None and shared():
+    key = stamp_key(event_id)
+    stamp: Stamp | None = found.get(key)
+    if stamp is not None and shared() and not _due(stamp, key):
         return stamp
-    row = Event.objects.filter(pk=event_id).values(*_STAMP_FIELDS).first()
+    row = _stamp_rows(Event.objects.filter(pk=event_id)).first()
     if row is None:
         return None
     if stamp is not None and _same(stamp, row):
-        return stamp  # a process's own cache, checked against the database
+        # A process's own cache, or a shared one due for its check: it is still current.
+        if shared():
+            cache_set(key, {**stamp, "checked": time.time()}, STAMP_TTL)
+        return stamp
     fresh = _stamp_of(row)
     if stamp is not None:
-        return fresh if cache_set(stamp_key(event_id), fresh, STAMP_TTL) else None
-    return cache_add(stamp_key(event_id), fresh, STAMP_TTL)  # type: ignore[no-any-return]
+        return fresh if cache_set(key, fresh, STAMP_TTL) else None
+    return cache_add(key, fresh, STAMP_TTL)  # type: ignore[no-any-return]
 
 
 def shared() -> bool:
     """Whether every web process reads this cache (Redis): only then is a version found
-    there trusted without asking the database, and a seat token used at all."""
+    there trusted without asking the database (for RECHECK seconds), and a table's version
+    used at all."""
     return bool(getattr(settings, "PUBLIC_CACHE_SHARED", False))
 
 
 def _same(stamp: Stamp, row: dict[str, Any]) -> bool:
-    changed = row["results_changed_at"] or row["created_at"]
     return (
-        stamp["changed"] == changed.timestamp()
-        and stamp["slug"] == row["club__slug"]
-        and stamp["public"] == (row["published_at"] is not None)
+        stamp.get("changed") == row["results_version"].timestamp()
+        and stamp.get("slug") == row["club__slug"]
+        and stamp.get("public") == (row["published_at"] is not None)
     )
 
 
@@ -129,8 +161,7 @@ def checked_stamp(stamp: Stamp | None, event: Event) -> Stamp | None:
     if stamp is None:
         return None
     row = {
-        "results_changed_at": event.results_changed_at,
-        "created_at": event.created_at,
+        "results_version": event_results_version(event),
         "published_at": event.published_at,
         "club__slug": event.club.slug,
     }
@@ -148,9 +179,7 @@ def stamps_store(*, event_ids: list[int] | None = None, club_id: int | None = No
         events = events.filter(pk__in=event_ids)
     if club_id is not None:
         events = events.filter(club_id=club_id)
-    cache_set_many(
-        {stamp_key(row["pk"]): _stamp_of(row) for row in events.values(*_STAMP_FIELDS)}, STAMP_TTL
-    )
+    cache_set_many({stamp_key(row["pk"]): _stamp_of(row) for row in _stamp_rows(events)}, STAMP_TTL)
 
 
 def table_keys(event_id: int, table_id: int) -> list[str]:
@@ -171,17 +200,51 @@ def table_versions(
     if found is None:
         return None
     if shared():
-        wide = found.get(wide_key(event_id)) or cache_add(wide_key(event_id), _nonce(), SEAT_TTL)
-        own = found.get(seat_key(table_id)) or cache_add(seat_key(table_id), _nonce(), SEAT_TTL)
-        return (str(wide), str(own)) if wide and own else None
+        wide = _table_token(found, wide_key(event_id), partial(_wide_print, event_id))
+        own = _table_token(found, seat_key(table_id), partial(_table_print, table_id))
+        return (wide, own) if wide and own else None
     stamp = event_stamp(event_id, found)
     if event is not None:
         stamp = checked_stamp(stamp, event)
     if stamp is None:
         return None
+    return stamp["token"], _table_print(table_id)
+
+
+# A table poll's two versions are each "what the database says.a nonce": the nonce is drawn
+# anew whenever a change is committed (scoring.cache_receivers), the first part is checked
+# against the database every RECHECK seconds.
+
+
+def _wide_print(event_id: int) -> str:
+    changed = Event.objects.filter(pk=event_id).values_list("results_changed_at", flat=True).first()
+    return f"{changed.timestamp():.6f}" if changed else "-"
+
+
+def _table_print(table_id: int) -> str:
+    row = Table.objects.filter(pk=table_id).values_list("results_changed_at", "entry_key").first()
     claims = SeatClaim.objects.filter(table_id=table_id).order_by("position")
-    text = repr(list(claims.values_list("position", "device", "claimed_at")))
-    return stamp["token"], hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()[:16]
+    text = repr((row, list(claims.values_list("position", "device", "claimed_at"))))
+    return hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()[:16]
+
+
+def _token_of(fingerprint: str) -> dict[str, Any]:
+    return {"token": f"{fingerprint}.{_nonce()}", "print": fingerprint, "checked": time.time()}
+
+
+def _table_token(found: dict[str, Any], key: str, fingerprint: Callable[[], str]) -> str | None:
+    held = found.get(key)
+    if isinstance(held, dict) and not _due(held, key):
+        return str(held["token"])
+    now = fingerprint()
+    if isinstance(held, dict) and held.get("print") == now:
+        cache_set(key, {**held, "checked": time.time()}, SEAT_TTL)
+        return str(held["token"])
+    if held is not None:  # the cache had lost a change (or holds an older kind): renewed
+        fresh = _token_of(now)
+        return str(fresh["token"]) if cache_set(key, fresh, SEAT_TTL) else None
+    added = cache_add(key, _token_of(now), SEAT_TTL)
+    return str(added["token"]) if isinstance(added, dict) else None
 
 
 def _nonce() -> str:
@@ -189,11 +252,11 @@ def _nonce() -> str:
 
 
 def table_version_renew(table_id: int) -> None:
-    cache_set(seat_key(table_id), _nonce(), SEAT_TTL)
+    cache_set(seat_key(table_id), _token_of(_table_print(table_id)), SEAT_TTL)
 
 
 def wide_versions_renew(*, event_ids: list[int]) -> None:
-    cache_set_many({wide_key(pk): _nonce() for pk in event_ids}, SEAT_TTL)
+    cache_set_many({wide_key(pk): _token_of(_wide_print(pk)) for pk in event_ids}, SEAT_TTL)
 
 
 def language() -> str:

@@ -425,13 +425,11 @@ def seat_claim_of(*, table: Table, device: str) -> SeatClaim | None:
 
 
 def flagged_confirmations(*, event: Event) -> list[DealVersion]:
-    """Confirmations from a phone that took its seat only after the deal was entered."""
+    """Confirmations the rule of scoring.confirmation flagged for the director: from (or of
+    a deal corrected from) a seat taken after the deal was first entered, or one person's."""
     return list(
-        DealVersion.objects.filter(
-            deal__table__stage__event=event,
-            action=DealAction.CONFIRM,
-            claimed_after_submit=True,
-        )
+        DealVersion.objects.filter(deal__table__stage__event=event, action=DealAction.CONFIRM)
+        .exclude(flag="")
         .select_related("deal__table")
         .order_by("-created_at")
     )

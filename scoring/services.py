@@ -9,41 +9,41 @@ scores every deal with the new one in place before anything is written.
 
 from __future__ import annotations
 
-import datetime
-import secrets
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError
 from django.utils import timezone
 
-from core.db import locked_write
+from core.db import Refusal, locked_write
 from rules import DealScore, RuleViolation, score_deal
 from rules.i18n import _, ngettext
+from scoring.confirmation import (
+    Actor,
+    ConfirmVerdict,
+    Maker,
+    confirm_verdict,
+    deal_makers,
+    entry_flag,
+    pin_refusal,
+)
 from scoring.headtohead import h2h_event_standings, is_head_to_head
 from scoring.judge import deal_scores, judge_change
-from scoring.models import Deal, DealAction, DealStatus, DealVersion, SeatClaim
+from scoring.models import (
+    ConfirmFlag,
+    Deal,
+    DealAction,
+    DealStatus,
+    DealVersion,
+    PinAttempt,
+    PinOutcome,
+    SeatClaim,
+)
 from scoring.selectors import event_sheets
 from scoring.series import series_options
 from tournaments.changes import results_change
 from tournaments.models import Event, EventFormat, EventStatus, Role, Stage, StageStatus, Table
 from tournaments.permissions import club_allows
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is saving: a seat at the table on some device, and/or a signed-in person.
-
-    Whether the person directs the club is never taken from the caller: the services ask
-    `directs()`, from the user itself."""
-
-    device: str
-    seat: int | None = None
-    user: User | AnonymousUser | None = None
-    # When this device took its seat: a confirmation from a seat taken after the deal was
-    # entered is flagged for the director.
-    claimed_at: datetime.datetime | None = None
 
 
 class StaleDeal(Exception):
@@ -66,6 +66,15 @@ def directs(*, table: Table, by: Actor) -> bool:
     """Whether `by` is a director of the club whose table this is (or a site admin)."""
     return by.user is not None and club_allows(
         club=table.stage.event.club, user=by.user, role=Role.DIRECTOR
+    )
+
+
+def _scores(*, table: Table, by: Actor) -> bool:
+    """Whether `by` is signed in as one of the club's scorers (or stronger)."""
+    return (
+        by.user is not None
+        and by.user.is_authenticated
+        and club_allows(club=table.stage.event.club, user=by.user, role=Role.SCORER)
     )
 
 
@@ -161,7 +170,9 @@ def deal_record(
     The rules engine checks the entry in the context of the whole table (RuleViolation
     when it is wrong). A correction of a confirmed deal is a director's; the table may
     correct its own deal until it is confirmed, and enter a voided deal again. A repeated
-    request (same request_id) returns the deal it already made.
+    request (same request_id) returns the deal it already made. When the event asks for
+    PINs, only a seat taken with its PIN enters; a correction from a seat taken after the
+    deal was first entered is flagged (scoring.confirmation).
     """
     table = _locked_table(table, correcting=by)
     variant = table.stage.event.variant
@@ -176,6 +187,11 @@ def deal_record(
     if current_version != expected_version:
         raise StaleDeal(deal, entry)
     director = directs(table=table, by=by)
+    if not director and table.stage.event.confirm_needs_pin and not by.pin_given:
+        raise RuleViolation(
+            _("Take your seat again with your PIN: this phone took it without."),
+            code="seat_without_pin",
+        )
     if deal is None:
         _check_next(deals, number)
     elif deal.is_confirmed and not director:
@@ -186,9 +202,10 @@ def deal_record(
     contract = variant.contract(number).to_dict() if variant.is_contract_game else None
     if deal is None:
         deal = Deal(table=table, number=number, contract=contract, version=0)
-        action = DealAction.SUBMIT
+        action, flag = DealAction.SUBMIT, str(ConfirmFlag.NONE)
     else:
         action = DealAction.CORRECT
+        flag = entry_flag(by=by, makers=deal_makers([deal]).get(deal.pk, []), director=director)
     deal.entry = entry
     deal.points = list(score.points)
     deal.flags = score.flags
@@ -197,11 +214,12 @@ def deal_record(
     deal.submitted_seat = by.seat
     deal.submitted_device = by.device
     deal.save()
-    _version_row(deal, action, by, request_id)
-    if not table.has_scores:
-        # Under this table's own lock: the draw of its stage now stands.
-        Table.objects.filter(pk=table.pk).update(has_scores=True)
-    results_change(event_id=table.stage.event_id, table_id=table.pk, reason="deal_saved")
+    _version_row(deal, action, by, request_id, flag=flag)
+    # Under this table's own lock, in its one write of the table's row: the draw of its
+    # stage now stands (has_scores).
+    results_change(
+        event_id=table.stage.event_id, table_id=table.pk, reason="deal_saved", has_scores=True
+    )
     return deal
 
 
@@ -215,23 +233,14 @@ def _check_next(deals: list[Deal], number: int) -> None:
         )
 
 
-def _pin_matches(table: Table, seat: int | None, pin: str | None) -> bool:
-    if seat is None or pin is None:
-        return False
-    expected = table.seats.filter(position=seat).values_list("pin", flat=True).first()
-    return expected is not None and pin is not None and secrets.compare_digest(expected, pin)
-
-
 @locked_write
 def deal_confirm(
     *, deal: Deal, by: Actor, expected_version: int, request_id: str, pin: str | None = None
-) -> Deal:
-    """A second person at the table confirms the deal as it stands.
-
-    Refused from the seat or the device that submitted it, except for a director; when the
-    event asks for it, the confirming player's PIN. A phone that took its seat only after
-    the deal was entered may still confirm, but the confirmation is flagged.
-    """
+) -> Deal | Refusal:
+    """A second person at the table confirms the deal as it stands: the rule of
+    scoring.confirmation decides who may, and what the director is to look at. When the
+    event asks for it, the confirming player's PIN too (a wrong one is counted, and a few
+    lock the seat's PIN)."""
     table = _locked_table(deal.table)
     deal = Deal.objects.get(pk=deal.pk)
     if _replayed(deal, request_id):
@@ -245,60 +254,45 @@ def deal_confirm(
             _("This deal was voided by the director: enter it again first."), code="deal_voided"
         )
     director = directs(table=table, by=by)
-    refusal = confirm_refusal(deal=deal, by=by, director=director)
-    if refusal is not None:
-        raise refusal
-    if (
-        not director
-        and table.stage.event.confirm_needs_pin
-        and not _pin_matches(table, by.seat, pin)
-    ):
-        raise RuleViolation(
-            _("That is not your PIN. It is printed next to your name on the seating list."),
-            code="wrong_pin",
-            field="pin",
-        )
+    verdict = deal_confirm_verdict(deal=deal, table=table, by=by, director=director)
+    if verdict.refusal is not None:
+        raise verdict.refusal
+    if not director and table.stage.event.confirm_needs_pin:
+        assert by.seat is not None  # the verdict refuses a confirmation from no seat
+        wrong = pin_refusal(table=table, position=by.seat, pin=pin, device=by.device)
+        if wrong is not None:
+            return Refusal(wrong)  # committed: the try counts
     deal.status = DealStatus.CONFIRMED
     deal.version += 1
     deal.save(update_fields=["status", "version", "updated_at"])
     results_change(event_id=table.stage.event_id, table_id=table.pk, reason="deal_confirmed")
-    late = not director and by.claimed_at is not None and by.claimed_at > deal_entered_at(deal)
-    _version_row(deal, DealAction.CONFIRM, by, request_id, claimed_after_submit=late)
+    _version_row(deal, DealAction.CONFIRM, by, request_id, flag=verdict.flag)
     return deal
 
 
-def deal_entered_at(deal: Deal) -> datetime.datetime:
-    """When the version being confirmed was saved (the last submit or correction)."""
-    entered = (
-        DealVersion.objects.filter(deal=deal, action__in=[DealAction.SUBMIT, DealAction.CORRECT])
-        .order_by("-version")
-        .values_list("created_at", flat=True)
-        .first()
+def deal_confirm_verdict(
+    *,
+    deal: Deal,
+    table: Table,
+    by: Actor,
+    director: bool | None = None,
+    makers: dict[int, list[Maker]] | None = None,
+) -> ConfirmVerdict:
+    """Whether `by` may confirm `deal` (of `table`, loaded with its event and club), and
+    what is flagged if so: the one rule for the service and the page. (`director`: whether
+    `by` directs the club, when the caller has asked already; `makers`: `deal_makers` of
+    the page's deals, read once for all.)"""
+    event = table.stage.event
+    found = makers if makers is not None else deal_makers([deal])
+    director = directs(table=table, by=by) if director is None else director
+    return confirm_verdict(
+        by=by,
+        makers=found.get(deal.pk, []),
+        director=director,
+        scorer=director or _scores(table=table, by=by),
+        needs_pin=event.confirm_needs_pin,
+        directors_alone=event.club.directors_confirm_alone,
     )
-    return entered or deal.updated_at
-
-
-def confirm_refusal(*, deal: Deal, by: Actor, director: bool | None = None) -> RuleViolation | None:
-    """Why `by` may not confirm `deal`, or None: the one rule for the service and the page.
-    (`director`: whether `by` directs the club, when the caller has asked already.)"""
-    if directs(table=deal.table, by=by) if director is None else director:
-        return None
-    if by.seat is None:
-        # A confirmation says who at the table vouches for the deal.
-        return RuleViolation(
-            _("Pick your seat before you confirm a deal."), code="confirm_needs_seat"
-        )
-    if by.seat == deal.submitted_seat:
-        return RuleViolation(
-            _("Someone at another seat must confirm: this seat entered the deal."),
-            code="confirm_same_seat",
-        )
-    if by.device and by.device == deal.submitted_device:
-        return RuleViolation(
-            _("Confirm on another phone: this one entered the deal."),
-            code="confirm_same_device",
-        )
-    return None
 
 
 @locked_write
@@ -328,11 +322,15 @@ def deal_void(*, deal: Deal, by: Actor, note: str, request_id: str) -> Deal:
 
 
 @locked_write
-def seat_claim(*, table: Table, position: int, device: str) -> SeatClaim:
+def seat_claim(
+    *, table: Table, position: int, device: str, pin: str | None = None, by: Actor | None = None
+) -> SeatClaim | Refusal:
     """This phone speaks for seat `position`; it lets go of any other seat it held here.
 
     Refused while another phone holds the seat: that phone lets go ("Not you? Change seat"),
-    or the director frees the seat.
+    or the director frees the seat. When the event asks for PINs, the seat's PIN is needed
+    (a wrong one is counted, and a few lock the seat's PIN), unless `by` directs the club:
+    the director may seat a phone without it.
     """
     table = _locked_table(table)
     if not table.seats.filter(position=position).exists():
@@ -349,11 +347,39 @@ def seat_claim(*, table: Table, position: int, device: str) -> SeatClaim:
         )
     if holder is not None:
         return holder
+    director = by is not None and directs(table=table, by=by)
+    needs_pin = table.stage.event.confirm_needs_pin and not director
+    if needs_pin:
+        wrong = pin_refusal(table=table, position=position, pin=pin, device=device)
+        if wrong is not None:
+            return Refusal(wrong)  # committed: the try counts
     SeatClaim.objects.filter(table=table, device=device).delete()
     try:
-        return SeatClaim.objects.create(table=table, position=position, device=device)
+        return SeatClaim.objects.create(
+            table=table,
+            position=position,
+            device=device,
+            pin_given=needs_pin or director,
+            seated_by=by.user
+            if director and by is not None and isinstance(by.user, User)
+            else None,
+        )
     except IntegrityError:  # pragma: no cover - the table lock makes this a race we never lose
         raise RuleViolation(_("Pick your seat from the list."), code="bad_seat") from None
+
+
+@locked_write
+def seat_pin_unlock(*, table: Table, position: int, by: User | AnonymousUser) -> None:
+    """The director unlocks a seat's PIN after too many wrong tries (the tries stay listed)."""
+    table = _locked_table(table)
+    if not club_allows(club=table.stage.event.club, user=by, role=Role.DIRECTOR):
+        raise RuleViolation(_("Only the director can unlock a PIN."), code="unlock_not_director")
+    PinAttempt.objects.create(
+        table=table,
+        position=position,
+        outcome=PinOutcome.UNLOCKED,
+        by_user=by if isinstance(by, User) else None,
+    )
 
 
 def seat_release(*, table: Table, device: str | None = None, position: int | None = None) -> int:

@@ -65,6 +65,11 @@ urlpatterns = [
         director_views.seat_free_view,
         name="seat_free",
     ),
+    path(
+        event + "tables/<int:table_id>/pin-unlock/",
+        director_views.seat_pin_unlock_view,
+        name="seat_pin_unlock",
+    ),
     path(event + "finish/", director_views.event_finish_view, name="event_finish"),
     path(
         event + "championship/close/",

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 from core.conditional import cache_get_many, etag, if_none_match, not_modified, with_validators
 from core.ratelimit import rate_limit
 from rules import RuleViolation, score_deal
+from scoring.confirmation import Actor, deal_makers
 from scoring.entry import DealEntry
 from scoring.forms import ConfirmForm, DealMetaForm, SeatForm
 from scoring.i18n import contract_text, violation_text
@@ -44,11 +45,10 @@ from scoring.public_cache import (
 from scoring.public_cache import shared as shared_cache
 from scoring.selectors import event_ranking, event_sheets, seat_claim_of, table_sheet
 from scoring.services import (
-    Actor,
     StaleDeal,
     TableClosed,
-    confirm_refusal,
     deal_confirm,
+    deal_confirm_verdict,
     deal_judge,
     deal_record,
     directs,
@@ -178,6 +178,7 @@ def _visitor(request: HttpRequest, table: Table) -> tuple[Actor, bool]:
             seat=claim.position if claim else None,
             user=request.user,
             claimed_at=claim.claimed_at if claim else None,
+            pin_given=bool(claim and claim.pin_given),
         )
         cached = request.__dict__["_lappu_visitor"] = (actor, directs(table=table, by=actor))
     return cached
@@ -220,10 +221,7 @@ def _entry_context(
         "actor": actor,
         "is_director": director,
         "my_seat": next((s for s in sheet.seats if s.position == actor.seat), None),
-        "pending": [
-            (deal, confirm_refusal(deal=deal, by=actor, director=director) is None)
-            for deal in sheet.unconfirmed
-        ],
+        "pending": _pending(table, sheet.unconfirmed, actor, director),
         "number": number,
         "waiting": waiting,
         "contract": contract_text(variant.contract(number).to_dict())
@@ -234,6 +232,23 @@ def _entry_context(
         "meta": DealMetaForm.for_page(number=number, expected_version=expected_version),
         **extra,
     }
+
+
+def _pending(
+    table: Table, deals: list[Deal], actor: Actor, director: bool
+) -> list[tuple[Deal, RuleViolation | None]]:
+    """Each deal waiting for confirmation, with why this phone may not confirm it (None: it
+    may), by the confirm service's own rule."""
+    makers = deal_makers(deals)
+    return [
+        (
+            deal,
+            deal_confirm_verdict(
+                deal=deal, table=table, by=actor, director=director, makers=makers
+            ).refusal,
+        )
+        for deal in deals
+    ]
 
 
 @correction_page
@@ -321,13 +336,20 @@ def _held_table_tag(request: HttpRequest, key: str) -> str | None:
 def table_seat(request: HttpRequest, table: Table) -> HttpResponse:
     form = SeatForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Pick your seat from the list."))
+        error = form.errors.get("pin") or [_("Pick your seat from the list.")]
+        messages.error(request, str(error[0]))
     elif form.cleaned_data["seat"] is None:
         # "Not you?": this phone lets its seat go and asks again.
         seat_release(table=table, device=device_of(request))
     else:
         try:
-            seat_claim(table=table, position=form.cleaned_data["seat"], device=device_of(request))
+            seat_claim(
+                table=table,
+                position=form.cleaned_data["seat"],
+                device=device_of(request),
+                pin=form.cleaned_data["pin"] or None,
+                by=_actor(request, table),
+            )
         except RuleViolation as error:
             messages.error(request, violation_text(error, table_names(table)))
     return redirect("table_entry", key=table.entry_key)

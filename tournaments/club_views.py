@@ -17,8 +17,8 @@ from core.i18n import violation_text
 from core.paging import paginate_table
 from core.tables import BaseTable
 from rules import RuleViolation
-from tournaments.club_settings import club_public_settings_set
-from tournaments.forms import ClubPublicSettingsForm
+from tournaments.club_settings import club_settings_set
+from tournaments.forms import ClubSettingsForm
 from tournaments.models import MembershipChange, Role
 from tournaments.permissions import get_club_for
 from tournaments.selectors import club_members, club_role_history
@@ -99,13 +99,9 @@ def club_role_set(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
 @login_required
 def club_settings(request: HttpRequest, slug: str) -> HttpResponse:
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    form = ClubPublicSettingsForm(request.POST or None, instance=club)
+    form = ClubSettingsForm(request.POST or None, instance=club)
     if request.method == "POST" and form.is_valid():
-        club_public_settings_set(
-            club=club,
-            public_confirmed_only=form.cleaned_data["public_confirmed_only"],
-            publish_guest_pages=form.cleaned_data["publish_guest_pages"],
-        )
-        messages.success(request, gettext("Settings saved: the public pages follow them now."))
+        club_settings_set(club=club, **form.cleaned_data)
+        messages.success(request, gettext("Settings saved: the club's pages follow them now."))
         return redirect("club_settings", slug=club.slug)
     return render(request, "tournaments/club_settings.html", {"club": club, "form": form})

@@ -335,15 +335,17 @@ class EventForm(forms.Form):
         return {**data, "options": options, "format": chosen, "format_options": format_options}
 
 
-class ClubPublicSettingsForm(forms.ModelForm):
-    """What the club's public pages show (club settings, for its owners and directors)."""
+class ClubSettingsForm(forms.ModelForm):
+    """What the club's public pages show, and who may confirm a deal (club settings, for its
+    owners and directors)."""
 
     class Meta:
         model = Club
-        fields = ("public_confirmed_only", "publish_guest_pages")
+        fields = ("public_confirmed_only", "publish_guest_pages", "directors_confirm_alone")
         labels = {
             "public_confirmed_only": _("Public pages show confirmed results only"),
             "publish_guest_pages": _("Guests have public record pages"),
+            "directors_confirm_alone": _("A director may confirm a deal they entered"),
         }
         help_texts = {
             "public_confirmed_only": _(

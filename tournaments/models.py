@@ -36,6 +36,14 @@ class Club(models.Model):
     # A member's record is public with the events they play; a guest (who never agreed to
     # a page of their own) has one only if the club says so.
     publish_guest_pages = models.BooleanField(_("guests have public record pages"), default=False)
+    directors_confirm_alone = models.BooleanField(
+        _("a director may confirm a deal they entered"),
+        default=True,
+        help_text=_(
+            "Such a confirmation is recorded as one person's and listed for the directors to "
+            "look at. Off: a second person at the table always confirms."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -484,6 +492,10 @@ class Table(models.Model):
     # Set by the first score saved here (under this row's lock): from then on the stage's
     # draw stands. Kept on the table so the draw can tell without asking the scores.
     has_scores = models.BooleanField(_("scores entered"), default=False)
+    # When this table's results last changed (a deal saved, confirmed, voided; a tie-break
+    # of its own): written under this row's lock by the save itself, so a save never touches
+    # a row the other tables share (tournaments.changes).
+    results_changed_at = models.DateTimeField(_("results changed"), null=True, blank=True)
 
     class Meta:
         ordering = ["stage", "number"]

@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
+from tournaments.changes import with_results_version
 from tournaments.models import ROLE_RANK, Club, Event, Membership, Role
 from tournaments.selectors import club_membership
 
@@ -57,7 +58,9 @@ def event_visible(*, event: Event, user: User | AnonymousUser) -> bool:
 def public_event(*, slug: str, event_id: int, user: User | AnonymousUser) -> Event | None:
     """The club's event for a public page, or None when there is none `user` may see (a
     private event is not found, not forbidden: its name stays private too)."""
-    event = Event.objects.select_related("club").filter(club__slug=slug, pk=event_id).first()
+    # With its results version: the public pages check their cached copy against it.
+    events = with_results_version(Event.objects.select_related("club"))
+    event = events.filter(club__slug=slug, pk=event_id).first()
     if event is None or not event_visible(event=event, user=user):
         return None
     return event

@@ -160,7 +160,7 @@ def finished_stage(tables: int, *, seats: int = SEATS, name: str = "Bench") -> t
                 by_seat=version.by_seat,
                 device=version.device,
                 request_id=f"{version.request_id}-copy{copy.table.number}",
-                claimed_after_submit=version.claimed_after_submit,
+                flag=version.flag,
                 note=version.note,
             )
             for copy, template in copies

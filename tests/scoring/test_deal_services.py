@@ -120,8 +120,15 @@ def test_table_corrects_before_confirmation_only_director_after():
     corrected = record(table, 1, rutupeli_entry(hands=("", "AS", "7H", "QS")), by=SEAT1, expected=1)
     assert corrected.points == [0, 20, 5, 10]
     assert corrected.version == 2
-    # The corrector (seat 1) cannot confirm; seat 0 can, its phone no longer being the last to enter.
-    deal_confirm(deal=corrected, by=SEAT0, expected_version=2, request_id="x")
+    # Neither the corrector (seat 1) nor the seat that first entered it (seat 0) confirms: a
+    # third seat does.
+    for made_a_version in (SEAT0, SEAT1):
+        with pytest.raises(RuleViolation) as info:
+            deal_confirm(deal=corrected, by=made_a_version, expected_version=2, request_id="x")
+        assert info.value.code == "confirm_same_seat"
+    deal_confirm(
+        deal=corrected, by=Actor(device="phone-c", seat=2), expected_version=2, request_id="x"
+    )
     with pytest.raises(RuleViolation) as info:
         record(table, 1, rutupeli_entry(), by=SEAT1, expected=3)
     assert info.value.code == "deal_locked"

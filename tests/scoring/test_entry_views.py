@@ -12,9 +12,10 @@ from tournaments.models import Role
 pytestmark = pytest.mark.django_db
 
 
-def seated_client(table, position: int) -> Client:
+def seated_client(table, position: int, pin: str | None = None) -> Client:
     client = Client()
-    client.post(reverse("table_seat", args=[table.entry_key]), {"seat": position})
+    data = {"seat": position, **({"pin": pin} if pin else {})}
+    client.post(reverse("table_seat", args=[table.entry_key]), data)
     return client
 
 

@@ -28,7 +28,7 @@ from scoring.printing import PrintError
 from tests.factories import ClubFactory, MembershipFactory
 from tests.scoring.conftest import seated_event
 from tests.test_tasks_broker_down import queue_at  # noqa: F401  (a fixture)
-from tournaments.changes import results_change
+from tournaments.changes import event_results_version, results_change
 from tournaments.models import Role
 from tournaments.services import event_create
 
@@ -86,7 +86,7 @@ def test_a_batch_is_made_inline_and_downloads_as_one_pdf(
     assert (job.status, job.done, job.total, job.kind) == (Status.DONE, 4, 4, "table_sheets")
     assert job.params == {"stage": 1, "language": "en", "paper": "A4"}
     event.refresh_from_db()
-    assert job.source_changed_at == event.results_changed_at
+    assert job.source_changed_at == event_results_version(event)
     # The file is under the (temporary) media folder, and nothing was left half-made.
     assert (media / job.file.name).is_file()
     assert not any((media / "print" / "partial").iterdir())
@@ -144,8 +144,7 @@ def test_the_file_is_reused_until_a_result_changes(
     _ask(client, event, capture=django_capture_on_commit_callbacks)
     newest = PrintJob.objects.filter(params__language="en").order_by("-pk").first()
     assert newest.pk != first.pk
-    event.refresh_from_db()
-    assert newest.source_changed_at == event.results_changed_at != first.source_changed_at
+    assert newest.source_changed_at == event_results_version(event) != first.source_changed_at
     assert newest.file.name != first.file.name
 
 

@@ -333,3 +333,44 @@ def test_the_clubs_confirmed_only_setting_renews_its_cached_pages(client, table)
     after = client.get(live_url(event), headers={"if-none-match": first["ETag"]})
     assert after.status_code == 200
     assert 'class="unconfirmed"' not in after.content.decode()  # the deal waits to be confirmed
+
+
+def _later(seconds: float):
+    """The clock of the cache's checks moved on by `seconds`."""
+    real = public_cache.time.time
+    return mock.patch.object(public_cache.time, "time", lambda: real() + seconds)
+
+
+def test_an_etag_from_before_a_cache_rollback_is_caught_by_the_database_check(client, table):
+    """Redis restarted from a snapshot taken before a change holds the old version again: a
+    poll with the old ETag is answered 304 for RECHECK seconds at most, then the version is
+    checked against the database and the poll gets the new results."""
+    event = table.stage.event
+    first = client.get(live_url(event))
+    tag = first["ETag"]
+    snapshot = cache.get(stamp_key(event.pk))
+    save_deal(seated_client(table, 0), table)
+    cache.set(stamp_key(event.pk), snapshot)  # the restart from the snapshot brings it back
+    assert client.get(live_url(event), headers={"if-none-match": tag}).status_code == 304
+    with _later(public_cache.RECHECK + 1):
+        after = client.get(live_url(event), headers={"if-none-match": tag})
+        assert after.status_code == 200
+        assert after["ETag"] != tag and 'class="unconfirmed"' in after.content.decode()
+        # Checked once: the stamp now in the cache is the database's, and polls 304 again.
+        again = client.get(live_url(event), headers={"if-none-match": after["ETag"]})
+        assert again.status_code == 304
+
+
+def test_a_table_polls_etag_from_before_a_cache_rollback_is_caught_too(table):
+    event = table.stage.event
+    phone = seated_client(table, 1)
+    poll = reverse("table_live", args=[table.entry_key])
+    tag = phone.get(poll)["ETag"]
+    keys = public_cache.table_keys(event.pk, table.pk)
+    snapshot = cache.get_many(keys)
+    save_deal(seated_client(table, 0), table)
+    cache.set_many(snapshot)
+    with _later(public_cache.RECHECK + 1):
+        after = phone.get(poll, headers={"if-none-match": tag})
+    assert after.status_code == 200
+    assert "Confirm deal 1" in after.content.decode()

@@ -89,13 +89,13 @@ def test_one_phone_cannot_confirm_its_own_deal_by_dropping_its_cookie(table):
     alice.post(reverse("table_seat", args=[table.entry_key]), {"seat": "1"})
     _confirm(alice, table)
     confirmation = DealVersion.objects.get(action="confirm")
-    assert confirmation.claimed_after_submit is True
+    assert confirmation.flag == "late_seat"
     event = table.stage.event
     director = _director_client(table)
     manage = director.get(reverse("event_manage", args=[event.club.slug, event.pk]))
     assert "Confirmations to look at" in manage.content.decode()
     history = director.get(reverse("table_history", args=[event.club.slug, event.pk, table.pk]))
-    assert "seat taken after the deal was entered" in history.content.decode()
+    assert "a seat taken after the deal was first entered" in history.content.decode()
 
 
 def test_a_phone_seated_before_the_deal_confirms_unflagged(table):
@@ -103,7 +103,7 @@ def test_a_phone_seated_before_the_deal_confirms_unflagged(table):
     bob = seated_client(table, 1)
     alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post())
     _confirm(bob, table)
-    assert DealVersion.objects.get(action="confirm").claimed_after_submit is False
+    assert DealVersion.objects.get(action="confirm").flag == ""
     assert Deal.objects.get().status == DealStatus.CONFIRMED
 
 
@@ -111,15 +111,16 @@ def test_the_pin_option_asks_the_confirming_players_pin(table):
     event = table.stage.event
     event.confirm_needs_pin = True
     event.save()
-    alice, bob = seated_client(table, 0), seated_client(table, 1)
+    pins = {seat.position: seat.pin for seat in table.seats.all()}
+    alice, bob = seated_client(table, 0, pins[0]), seated_client(table, 1, pins[1])
     alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post())
     page = bob.get(reverse("table_entry", args=[table.entry_key])).content.decode()
     assert 'name="pin"' in page
-    bob_pin = table.seats.get(position=1).pin
+    bob_pin = pins[1]
     wrong = "0000" if bob_pin != "0000" else "1111"
     response = _confirm(bob, table, pin=wrong)
     assert Deal.objects.get().status == DealStatus.SUBMITTED
-    assert "That is not your PIN" in bob.get(response["Location"]).content.decode()
+    assert "That is not this seat&#x27;s PIN" in bob.get(response["Location"]).content.decode()
     _confirm(bob, table, pin="12x4")
     assert Deal.objects.get().status == DealStatus.SUBMITTED
     _confirm(bob, table, pin=bob_pin)

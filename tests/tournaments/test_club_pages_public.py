@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import seated_event
-from tournaments.club_settings import club_public_settings_set
+from tournaments.club_settings import club_settings_set
 from tournaments.models import Club, Event, Player, Role, Season
 from tournaments.selectors import club_events, club_public_players, events_past, events_upcoming
 from tournaments.services import event_create, event_publish
@@ -200,7 +200,12 @@ def test_the_players_list_shows_who_played_published_events(client):
     first = Player.objects.get(club=club, name="Player 001")
     assert reverse("player_record", args=[club.slug, first.pk]) in page
     assert "Guest Gabor" not in page
-    club_public_settings_set(club=club, public_confirmed_only=False, publish_guest_pages=True)
+    club_settings_set(
+        club=club,
+        public_confirmed_only=False,
+        publish_guest_pages=True,
+        directors_confirm_alone=True,
+    )
     page = _page(client, club.get_absolute_url())
     assert "Guest Gabor" in page
     assert club_public_players(club=club).get(name="Player 001").public_events == 1
