@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import random
 from dataclasses import replace
@@ -10,17 +11,18 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from rules import RuleViolation
 from scoring.championship import (
     championship_close_state,
     championship_stage_close,
     tie_break_record,
 )
-from scoring.confirmation import Actor
+from scoring.confirmation import PIN_TRIES, Actor
 from scoring.headtohead import h2h_round_draw
 from scoring.league_services import league_recompute, season_league_scheme_set
 from scoring.models import Deal
 from scoring.series import series_round_draw
-from scoring.services import deal_confirm, deal_record, event_finish
+from scoring.services import deal_confirm, deal_record, event_finish, seat_claim
 from tournaments.advancement import TieBreakMethod
 from tournaments.league import LeagueScheme
 from tournaments.models import (
@@ -297,13 +299,38 @@ def demo_finished_night(club: Club) -> None:
             expected_version=0,
             request_id=f"demo-finished-{number}",
         )
-        deal_confirm(
-            deal=deal,
-            by=Actor(device="demo-desk", user=director),
-            expected_version=deal.version,
-            request_id=f"demo-finished-confirm-{number}",
-        )
+        if number < 7:
+            deal_confirm(
+                deal=deal,
+                by=Actor(device="demo-desk", user=director),
+                expected_version=deal.version,
+                request_id=f"demo-finished-confirm-{number}",
+            )
+    _demo_look_at(table, deal)
     event_finish(event=event)
+
+
+def _demo_look_at(table: Table, deal: Deal) -> None:
+    """What the manage page asks its director to look at: the last deal confirmed from a seat
+    taken only after it was entered (flagged), and a seat's PIN locked by wrong tries."""
+    seats = {seat.position: seat.pin for seat in table.seats.all()}
+    late = (deal.entry["out"] + 1) % len(seats)
+    claim = seat_claim(table=table, position=late, device="demo-phone-late", pin=seats[late])
+    deal_confirm(
+        deal=deal,
+        by=Actor(
+            device=claim.device, seat=late, claimed_at=claim.claimed_at, pin_given=claim.pin_given
+        ),
+        expected_version=deal.version,
+        request_id="demo-finished-confirm-late",
+        pin=seats[late],
+    )
+    guessed = (late + 1) % len(seats)
+    wrong = "0000" if seats[guessed] != "0000" else "1111"
+    for _try in range(PIN_TRIES):
+        # Refused, and counted: the last try locks the seat's PIN.
+        with contextlib.suppress(RuleViolation):
+            seat_claim(table=table, position=guessed, device="demo-phone-guessing", pin=wrong)
 
 
 LATE_NIGHT = "Rutupeli Tuesday, late arrivals"
