@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -20,19 +20,8 @@ from scoring.championship import (
     tie_break_record,
 )
 from scoring.championship_forms import DriftDecisionForm, StageCloseForm, TieBreakForm
-from tournaments.models import Event, Role, StageStatus, Table
-from tournaments.permissions import get_club_for
-
-
-def _director_event(request: HttpRequest, slug: str, event_id: int) -> Event:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    return get_object_or_404(Event.objects.select_related("club"), pk=event_id, club=club)
-
-
-def _back(slug: str, event_id: int, anchor: str) -> HttpResponse:
-    response = redirect("event_manage", slug=slug, event_id=event_id)
-    response["Location"] += anchor
-    return response
+from tournaments.models import StageStatus, Table
+from tournaments.permissions import event_for, manage_page
 
 
 @login_required
@@ -40,7 +29,7 @@ def _back(slug: str, event_id: int, anchor: str) -> HttpResponse:
 def tie_break_view(
     request: HttpRequest, slug: str, event_id: int, table_id: int | None = None
 ) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     stage = championship_stage_to_close(event=event)
     table = get_object_or_404(Table, pk=table_id, stage=stage) if table_id else None
     state = championship_close_state(stage=stage) if stage is not None else None
@@ -49,7 +38,7 @@ def tie_break_view(
     form = TieBreakForm(request.POST, tie=tie, prefix=f"tie{number or 0}") if tie else None
     if form is None or not form.is_valid():
         messages.error(request, _("Pick each tied player once, best first."))
-        return _back(slug, event_id, "#close")
+        return manage_page(slug, event_id, "close")
     try:
         tie_break_record(
             table=table,
@@ -63,32 +52,32 @@ def tie_break_view(
         messages.error(request, violation_text(error))
     else:
         messages.success(request, _("The tie-break is recorded."))
-    return _back(slug, event_id, "#close")
+    return manage_page(slug, event_id, "close")
 
 
 @login_required
 @require_POST
 def stage_close_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     stage = championship_stage_to_close(event=event)
     form = StageCloseForm(request.POST)
     if stage is None or not form.is_valid() or form.cleaned_data["stage"] != stage.number:
         messages.error(request, _("This stage is no longer the one to close: look again."))
-        return _back(slug, event_id, "#close")
+        return manage_page(slug, event_id, "close")
     try:
         closed = championship_stage_close(stage=stage, by=request.user)
     except RuleViolation as error:
         messages.error(request, violation_text(error))
-        return _back(slug, event_id, "#close")
+        return manage_page(slug, event_id, "close")
     if closed.status == StageStatus.FINISHED:
         messages.success(request, _("The championship is over: the champion is crowned."))
-        return _back(slug, event_id, "")
+        return manage_page(slug, event_id)
     messages.success(
         request,
         _("Stage %(number)d is closed. Stage %(next)d is drawn: check it, then confirm.")
         % {"number": stage.number, "next": closed.number},
     )
-    return _back(slug, event_id, "#draw")
+    return manage_page(slug, event_id, "draw")
 
 
 @login_required
@@ -96,11 +85,11 @@ def stage_close_view(request: HttpRequest, slug: str, event_id: int) -> HttpResp
 def drift_decision_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     """Keep what a closed stage decided although corrected scores would now decide
     otherwise: recorded with who and when; nothing is re-seated."""
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     form = DriftDecisionForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("The scores of this stage changed again: look at it again."))
-        return _back(slug, event_id, "#drift")
+        return manage_page(slug, event_id, "drift")
     stage = get_object_or_404(
         event.stages.filter(status=StageStatus.FINISHED), number=form.cleaned_data["stage"]
     )
@@ -118,4 +107,4 @@ def drift_decision_view(request: HttpRequest, slug: str, event_id: int) -> HttpR
             request,
             _("Recorded: stage %(number)d stands as it was closed.") % {"number": stage.number},
         )
-    return _back(slug, event_id, "#drift")
+    return manage_page(slug, event_id, "drift")

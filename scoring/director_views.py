@@ -32,8 +32,8 @@ from scoring.services import (
 from scoring.tables import history_tables
 from scoring.views import device_of, table_names
 from tournaments.forms import GuestForm, LateSeatingForm, PlayerPickerForm
-from tournaments.models import Event, Role, Table
-from tournaments.permissions import get_club_for
+from tournaments.models import Role
+from tournaments.permissions import event_for, manage_page, table_for
 from tournaments.selectors import (
     event_draw_state,
     event_registrations,
@@ -43,25 +43,18 @@ from tournaments.selectors import (
 from tournaments.tables import registration_table
 
 
-def _director_event(
-    request: HttpRequest, slug: str, event_id: int, role: Role = Role.DIRECTOR
-) -> Event:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=role)
-    return get_object_or_404(Event.objects.select_related("club"), pk=event_id, club=club)
-
-
 @login_required
 def event_tables(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     """Every table's entry link and QR code, for the club's scorers: a scorer opens any
     table's page and enters as the table does (picking a seat like a phone there)."""
-    event = _director_event(request, slug, event_id, role=Role.SCORER)
+    event = event_for(slug=slug, event_id=event_id, user=request.user, role=Role.SCORER)
     context = {"event": event, "club": event.club, "sheets": event_sheets(event=event)}
     return render(request, "scoring/event_tables.html", context)
 
 
 @login_required
 def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     picker = PlayerPickerForm(request.GET)
     late = late_arrivals(event=event)
     context = {
@@ -84,19 +77,9 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     return render(request, "tournaments/event_manage.html", context)
 
 
-def _director_table(request: HttpRequest, slug: str, event_id: int, table_id: int) -> Table:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    return get_object_or_404(
-        Table.objects.select_related("stage__event__club"),
-        pk=table_id,
-        stage__event_id=event_id,
-        stage__event__club=club,
-    )
-
-
 @login_required
 def table_history(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
-    table = _director_table(request, slug, event_id, table_id)
+    table = table_for(slug=slug, event_id=event_id, table_id=table_id, user=request.user)
     sheet = table_sheet(table=table)
     context = {
         "table": table,
@@ -118,7 +101,7 @@ def table_history(request: HttpRequest, slug: str, event_id: int, table_id: int)
 def deal_void_view(
     request: HttpRequest, slug: str, event_id: int, table_id: int, number: int
 ) -> HttpResponse:
-    table = _director_table(request, slug, event_id, table_id)
+    table = table_for(slug=slug, event_id=event_id, table_id=table_id, user=request.user)
     deal = get_object_or_404(Deal, table=table, number=number)
     form = VoidForm(request.POST)
     form.is_valid()
@@ -142,7 +125,7 @@ def deal_void_view(
 @login_required
 @require_POST
 def seat_free_view(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
-    table = _director_table(request, slug, event_id, table_id)
+    table = table_for(slug=slug, event_id=event_id, table_id=table_id, user=request.user)
     form = SeatForm(request.POST)
     if form.is_valid() and form.cleaned_data["seat"] is not None:
         seat_release(table=table, position=form.cleaned_data["seat"])
@@ -155,7 +138,7 @@ def seat_free_view(request: HttpRequest, slug: str, event_id: int, table_id: int
 def seat_pin_unlock_view(
     request: HttpRequest, slug: str, event_id: int, table_id: int
 ) -> HttpResponse:
-    table = _director_table(request, slug, event_id, table_id)
+    table = table_for(slug=slug, event_id=event_id, table_id=table_id, user=request.user)
     form = SeatForm(request.POST)
     if form.is_valid() and form.cleaned_data["seat"] is not None:
         seat_pin_unlock(table=table, position=form.cleaned_data["seat"], by=request.user)
@@ -172,11 +155,11 @@ def _message_for(error: Exception, names: list[str] | None = None) -> str:
 @login_required
 @require_POST
 def event_finish_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     try:
         event_finish(event=event)
     except RuleViolation as error:
         messages.error(request, violation_text(error))
     else:
         messages.success(request, _("The event is finished; its tables' links are closed."))
-    return redirect("event_manage", slug=slug, event_id=event_id)
+    return manage_page(slug, event_id)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -13,16 +12,14 @@ from core.i18n import violation_text
 from rules import RuleViolation
 from tournaments.event_settings import event_ranking_mode_set, event_tie_breaks_set
 from tournaments.event_settings_forms import RankingModeForm
-from tournaments.models import Event, Role
-from tournaments.permissions import get_club_for
+from tournaments.permissions import event_for, manage_page
 from tournaments.tiebreak_forms import TieBreaksForm
 
 
 @login_required
 @require_POST
 def event_ranking_mode(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    event = get_object_or_404(Event, pk=event_id, club=club)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     form = RankingModeForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Pick one of the ways to rank the event."))
@@ -37,14 +34,13 @@ def event_ranking_mode(request: HttpRequest, slug: str, event_id: int) -> HttpRe
                 _("While the tables are at different deals, the ranking now goes %(mode)s.")
                 % {"mode": event.get_ranking_mode_display()},
             )
-    return redirect("event_manage", slug=slug, event_id=event_id)
+    return manage_page(slug, event_id)
 
 
 @login_required
 @require_POST
 def event_tie_breaks(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    event = get_object_or_404(Event, pk=event_id, club=club)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     form = TieBreaksForm(request.POST, event=event)
     if not form.is_valid():
         errors = form.non_field_errors() or [_("Pick the tie-breaks from the lists.")]
@@ -57,4 +53,4 @@ def event_tie_breaks(request: HttpRequest, slug: str, event_id: int) -> HttpResp
             messages.error(request, violation_text(error))
         else:
             messages.success(request, _("The tie-breaks are saved."))
-    return redirect("event_manage", slug=slug, event_id=event_id)
+    return manage_page(slug, event_id)

@@ -6,15 +6,13 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
 from rules import RuleViolation
 from scoring.headtohead import h2h_round_draw, is_head_to_head
-from tournaments.models import Event, Role
-from tournaments.permissions import get_club_for
+from tournaments.permissions import event_for, manage_page
 
 
 class RoundPairForm(forms.Form):
@@ -26,8 +24,7 @@ class RoundPairForm(forms.Form):
 @login_required
 @require_POST
 def h2h_round_pair(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    event = get_object_or_404(Event.objects.select_related("club"), pk=event_id, club=club)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     form = RoundPairForm(request.POST)
     if not is_head_to_head(event) or not form.is_valid():
         messages.error(request, _("This event has no rounds to pair."))
@@ -42,6 +39,4 @@ def h2h_round_pair(request: HttpRequest, slug: str, event_id: int) -> HttpRespon
                 _("Round %(round)d is paired: look at the pairs, then confirm them.")
                 % {"round": stage.number},
             )
-    response = redirect("event_manage", slug=slug, event_id=event_id)
-    response["Location"] += "#rounds"
-    return response
+    return manage_page(slug, event_id, "rounds")

@@ -9,7 +9,7 @@ from csp.decorators import csp_replace
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -29,7 +29,7 @@ from scoring.league_services import season_league, season_league_scheme_set
 from scoring.league_tables import export_table, league_table, scheme_text
 from scoring.league_tasks import league_recompute_queue
 from tournaments.models import Role, Season
-from tournaments.permissions import club_allows, get_club_for
+from tournaments.permissions import club_allows, season_for
 
 # The JSON feed's version, in its path and its body (README.md, "JSON feeds").
 FEED_VERSION = 1
@@ -160,8 +160,7 @@ def league_feed(request: HttpRequest, league: SeasonLeague) -> dict[str, Any]:
 @login_required
 def season_scheme_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """The director changes the scheme: "Show what changes" first, then "Save"."""
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    season = get_object_or_404(Season.objects.select_related("club"), pk=season_id, club=club)
+    season = season_for(slug=slug, season_id=season_id, user=request.user)
     league = season_league(season=season)
     form = LeagueSchemeForm(request.POST or None, scheme=league.scheme)
     preview = None
@@ -190,7 +189,7 @@ def season_scheme_edit(request: HttpRequest, slug: str, season_id: int) -> HttpR
         }
     context = {
         "season": season,
-        "club": club,
+        "club": season.club,
         "form": form,
         "preview": preview,
         "scheme_text": scheme_text(league.scheme.to_dict()),

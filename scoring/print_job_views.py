@@ -6,7 +6,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -23,22 +22,12 @@ from scoring.print_jobs import (
     print_job_state,
 )
 from scoring.printing import PDF
-from tournaments.models import Event, Role
-from tournaments.permissions import get_club_for
-
-
-def _director_event(request: HttpRequest, slug: str, event_id: int) -> Event:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    return get_object_or_404(Event.objects.select_related("club"), pk=event_id, club=club)
+from tournaments.permissions import event_for, manage_page
 
 
 def _director_job(request: HttpRequest, slug: str, event_id: int, job_id: int) -> PrintJob:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     return get_object_or_404(PrintJob.objects.select_related("event__club"), pk=job_id, event=event)
-
-
-def _manage(event: Event) -> HttpResponse:
-    return redirect(reverse("event_manage", args=[event.club.slug, event.pk]) + "#print")
 
 
 def _job_page(job: PrintJob) -> HttpResponse:
@@ -48,11 +37,11 @@ def _job_page(job: PrintJob) -> HttpResponse:
 @login_required
 @require_POST
 def print_job_start(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     form = PrintJobForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Pick what to print."))
-        return _manage(event)
+        return manage_page(slug, event_id, "print")
     params = {"stage": form.cleaned_data["stage"], "language": get_language()}
     try:
         job = print_job_request(
@@ -61,7 +50,7 @@ def print_job_start(request: HttpRequest, slug: str, event_id: int) -> HttpRespo
     except (QueueUnavailable, RuleViolation) as error:
         text = error.message if isinstance(error, QueueUnavailable) else violation_text(error)
         messages.error(request, text)
-        return _manage(event)
+        return manage_page(slug, event_id, "print")
     return _job_page(job)
 
 

@@ -9,10 +9,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
-from scoring.director_views import _director_table
 from scoring.print_sheets import table_sheet_file
 from scoring.printing import PAPERS, PrintFile
 from tournaments.models import Table
+from tournaments.permissions import table_for
 
 
 class SheetOptionsForm(forms.Form):
@@ -39,7 +39,7 @@ def _download(printed: PrintFile) -> HttpResponse:
 def _sheet(
     request: HttpRequest, slug: str, event_id: int, table_id: int, *, filled: bool
 ) -> HttpResponse:
-    table = _director_table(request, slug, event_id, table_id)
+    table = table_for(slug=slug, event_id=event_id, table_id=table_id, user=request.user)
     language, size = SheetOptionsForm(request.GET).options(table)
     return _download(table_sheet_file(table=table, filled=filled, language=language, size=size))
 

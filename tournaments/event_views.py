@@ -22,13 +22,12 @@ from tournaments.forms import (
     SwapForm,
 )
 from tournaments.models import (
-    Event,
     Registration,
     Role,
     StageStatus,
     Table,
 )
-from tournaments.permissions import get_club_for
+from tournaments.permissions import event_for, get_club_for, manage_page
 from tournaments.selectors import late_arrivals
 from tournaments.services import (
     event_create,
@@ -42,11 +41,6 @@ from tournaments.services import (
     stage_draw,
     table_key_revoke,
 )
-
-
-def _director_event(request: HttpRequest, slug: str, event_id: int) -> Event:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    return get_object_or_404(Event.objects.select_related("club"), pk=event_id, club=club)
 
 
 @login_required
@@ -73,11 +67,11 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def event_publish_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     """Publish the event on the public pages, or take it back private (directors)."""
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     form = EventPublishForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Publish or make private: nothing was changed."))
-        return _back(slug, event_id)
+        return manage_page(slug, event_id)
     event_publish(event=event, published=form.cleaned_data["published"])
     if event.is_published:
         messages.success(request, _("Published: anyone can see this event's pages now."))
@@ -85,19 +79,13 @@ def event_publish_view(request: HttpRequest, slug: str, event_id: int) -> HttpRe
         messages.success(
             request, _("Private again: only the club's directors see this event's pages.")
         )
-    return _back(slug, event_id)
-
-
-def _back(slug: str, event_id: int, anchor: str = "") -> HttpResponse:
-    response = redirect("event_manage", slug=slug, event_id=event_id)
-    response["Location"] += anchor
-    return response
+    return manage_page(slug, event_id)
 
 
 @login_required
 @require_POST
 def registration_create(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     form = RegistrationForm(request.POST, event=event)
     if not form.is_valid():
         messages.error(request, _("Pick a player or type a guest's name."))
@@ -107,7 +95,7 @@ def registration_create(request: HttpRequest, slug: str, event_id: int) -> HttpR
         registration_guest_add(
             event=event, name=form.cleaned_data["name"], home_club=form.cleaned_data["home_club"]
         )
-    return _back(slug, event_id, "#registration")
+    return manage_page(slug, event_id, "registration")
 
 
 @login_required
@@ -115,49 +103,49 @@ def registration_create(request: HttpRequest, slug: str, event_id: int) -> HttpR
 def registration_update(
     request: HttpRequest, slug: str, event_id: int, registration_id: int
 ) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     registration = get_object_or_404(Registration, pk=registration_id, event=event)
     form = RegistrationStatusForm(request.POST)
     if form.is_valid():
         registration_status_set(registration=registration, status=form.cleaned_data["status"])
-    return _back(slug, event_id, "#registration")
+    return manage_page(slug, event_id, "registration")
 
 
 @login_required
 @require_POST
 def draw(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     try:
         stage_draw(event=event)
     except RuleViolation as error:
         messages.error(request, violation_text(error))
-    return _back(slug, event_id, "#draw")
+    return manage_page(slug, event_id, "draw")
 
 
 @login_required
 @require_POST
 def draw_confirm(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     stage = event.stages.filter(status=StageStatus.PREVIEW).order_by("-number").first()
     if stage is not None:
         stage_confirm(stage=stage)
         messages.success(request, _("Tables confirmed: hand each table its link or QR code."))
-    return _back(slug, event_id, "#tables")
+    return manage_page(slug, event_id, "tables")
 
 
 @login_required
 @require_POST
 def seats_swap(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     form = SwapForm(request.POST, event=event)
     if not form.is_valid():
         messages.error(request, _("Pick two different seats to swap."))
-        return _back(slug, event_id, "#draw")
+        return manage_page(slug, event_id, "draw")
     try:
         seat_swap(first=form.cleaned_data["first"], second=form.cleaned_data["second"])
     except RuleViolation as error:
         messages.error(request, violation_text(error))
-    return _back(slug, event_id, "#draw")
+    return manage_page(slug, event_id, "draw")
 
 
 @login_required
@@ -165,26 +153,26 @@ def seats_swap(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
 def late_seat(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     """Seat the players checked in after the draw where the director picked (the manage
     page proposes it)."""
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     late = late_arrivals(event=event)
     if late is None or not late.seatable:
         messages.error(request, _("Nobody waits for a seat at these tables now."))
-        return _back(slug, event_id, "#draw")
+        return manage_page(slug, event_id, "draw")
     form = LateSeatingForm(request.POST, late=late)
     if not form.is_valid():
         messages.error(request, _("Pick a table from the list for each late arrival."))
-        return _back(slug, event_id, "#late")
+        return manage_page(slug, event_id, "late")
     try:
         seats = late_arrivals_seat(stage=late.stage, **form.placement())
     except RuleViolation as error:
         messages.error(request, violation_text(error))
-        return _back(slug, event_id, "#late")
+        return manage_page(slug, event_id, "late")
     if not seats:
         messages.info(request, _("Nobody was seated: every late arrival was left as not yet."))
-        return _back(slug, event_id, "#late")
+        return manage_page(slug, event_id, "late")
     text = ngettext("%(count)d late arrival seated.", "%(count)d late arrivals seated.", len(seats))
     messages.success(request, text % {"count": len(seats)})
-    return _back(slug, event_id, "#tables")
+    return manage_page(slug, event_id, "tables")
 
 
 @login_required
@@ -192,7 +180,7 @@ def table_revoke_confirm(
     request: HttpRequest, slug: str, event_id: int, table_id: int
 ) -> HttpResponse:
     # Asked on a page of its own: the site's CSP allows no inline script for a confirm().
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     table = get_object_or_404(Table, pk=table_id, stage__event=event)
     context = {"club": event.club, "event": event, "table": table}
     return render(request, "tournaments/table_revoke_confirm.html", context)
@@ -201,7 +189,7 @@ def table_revoke_confirm(
 @login_required
 @require_POST
 def table_revoke(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
-    event = _director_event(request, slug, event_id)
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
     table = get_object_or_404(Table, pk=table_id, stage__event=event)
     table_key_revoke(table=table)
     messages.success(
@@ -209,4 +197,4 @@ def table_revoke(request: HttpRequest, slug: str, event_id: int, table_id: int) 
         _("Table %(number)d has a new link; the old one no longer works.")
         % {"number": table.number},
     )
-    return _back(slug, event_id, "#tables")
+    return manage_page(slug, event_id, "tables")

@@ -5,10 +5,12 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 
 from tournaments.changes import with_results_version
-from tournaments.models import ROLE_RANK, Club, Event, Membership, Role
+from tournaments.models import ROLE_RANK, Club, Event, Membership, Role, Season, Table
 from tournaments.selectors import club_membership
 
 
@@ -30,6 +32,48 @@ def get_club_for(
     ):
         raise PermissionDenied
     return club, membership
+
+
+def event_for(
+    *, slug: str, event_id: int, user: User | AnonymousUser, role: Role = Role.DIRECTOR
+) -> Event:
+    """The club's event, for someone of `role` there: the one way a staff page gets its
+    event. 404 when the club has no such event, PermissionDenied when `user` lacks the role
+    (healthchecks' `_get_check_for_user` is the pattern)."""
+    club, _membership = get_club_for(slug=slug, user=user, role=role)
+    return get_object_or_404(Event.objects.select_related("club"), pk=event_id, club=club)
+
+
+def table_for(
+    *,
+    slug: str,
+    event_id: int,
+    table_id: int,
+    user: User | AnonymousUser,
+    role: Role = Role.DIRECTOR,
+) -> Table:
+    """A table of the club's event, for someone of `role` there (as `event_for`)."""
+    club, _membership = get_club_for(slug=slug, user=user, role=role)
+    return get_object_or_404(
+        Table.objects.select_related("stage__event__club"),
+        pk=table_id,
+        stage__event_id=event_id,
+        stage__event__club=club,
+    )
+
+
+def season_for(
+    *, slug: str, season_id: int, user: User | AnonymousUser, role: Role = Role.DIRECTOR
+) -> Season:
+    """A season of the club, for someone of `role` there (as `event_for`)."""
+    club, _membership = get_club_for(slug=slug, user=user, role=role)
+    return get_object_or_404(Season.objects.select_related("club"), pk=season_id, club=club)
+
+
+def manage_page(slug: str, event_id: int, section: str = "") -> HttpResponseRedirect:
+    """Back to the event's manage page, at `section` ("draw", "print", ...) when given."""
+    url = reverse("event_manage", args=[slug, event_id])
+    return HttpResponseRedirect(f"{url}#{section}" if section else url)
 
 
 def club_role(*, club: Club, user: User | AnonymousUser) -> Role | None:
