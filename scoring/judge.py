@@ -48,6 +48,26 @@ def deal_scores(deals: Iterable[StoredDeal]) -> Rows:
     ]
 
 
+def ravaytys_out(flags: Any) -> int | None:
+    """The seat that went out with a räväytys in a deal (from the deal's flags, as the
+    engine sets them), else None: the one reading every count of räväytys uses."""
+    if not isinstance(flags, dict) or flags.get("ravaytys") is not True:
+        return None
+    out = flags.get("went_out")
+    return out if isinstance(out, int) and not isinstance(out, bool) else None
+
+
+def ravaytys_counts(rows: Rows, seats: int) -> list[int]:
+    """Per seat, the deals of `rows` (those a standing counts) it went out with a räväytys;
+    zeros in the other games."""
+    counts = [0] * seats
+    for _number, score in rows:
+        out = ravaytys_out(score.flags)
+        if out is not None and 0 <= out < seats:
+            counts[out] += 1
+    return counts
+
+
 def _renumbered(error: RuleViolation, numbers: Sequence[int]) -> RuleViolation:
     # The engine counts deals by position; with a voided deal set aside, position and deal
     # number differ, and the player reads deal numbers.

@@ -23,7 +23,7 @@ from django.db.models import Max, Q
 
 from rules import VARIANT_IDS, RuleViolation, Variant, game_spec, table_standing
 from rules.gin import Settlement
-from scoring.judge import deal_scores, standing_and_problem
+from scoring.judge import deal_scores, ravaytys_out, standing_and_problem
 from scoring.models import Deal, DealStatus
 from tournaments.models import (
     Event,
@@ -332,17 +332,8 @@ def _player_deals(
 
 
 def _went_out_with_ravaytys(deal: _StoredDeal, position: int) -> bool:
-    """`scoring.selectors.ravaytys_counts`, one deal and one seat: the deal's `ravaytys`
-    flag with the seat as `went_out`."""
-    flags = deal.flags if isinstance(deal.flags, dict) else {}
-    out = flags.get("went_out")
-    return (
-        not deal.is_voided
-        and flags.get("ravaytys") is True
-        and isinstance(out, int)
-        and not isinstance(out, bool)
-        and out == position
-    )
+    """Whether the seat at `position` went out with a räväytys in `deal` (voided: no)."""
+    return not deal.is_voided and ravaytys_out(deal.flags) == position
 
 
 def _mark(current: DealMark | None, mark: DealMark, *, better: bool) -> DealMark:

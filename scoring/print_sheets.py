@@ -35,7 +35,7 @@ from django.utils.translation import gettext
 from rules import describe_options
 from scoring.entry import ENDING_WORDS, SPECIAL_WORDS
 from scoring.i18n import contract_text
-from scoring.judge import deal_scores, standing_and_problem
+from scoring.judge import deal_scores, ravaytys_out, standing_and_problem
 from scoring.models import Deal
 from scoring.printing import PDF, PrintFile, render_pdf
 from scoring.selectors import TableSheet, _sheet
@@ -220,7 +220,7 @@ def _detail(family: str, deal: Deal, names: list[str]) -> str:
     if family == "contract":
         if name(entry.get("out")):
             words.append(gettext("%(name)s went out") % {"name": name(entry.get("out"))})
-        if (deal.flags or {}).get("ravaytys") is True:
+        if ravaytys_out(deal.flags) is not None:
             words.append(gettext("räväytys"))
     else:
         ending = entry.get("ending")

@@ -12,7 +12,7 @@ from django.db.models import Prefetch
 
 from core.places import place_text
 from rules import RuleViolation, TableStanding
-from scoring.judge import TableProblem, deal_scores, standing_and_problem
+from scoring.judge import Rows, TableProblem, deal_scores, ravaytys_counts, standing_and_problem
 from scoring.models import Deal, DealAction, DealVersion, SeatClaim
 from tournaments.models import (
     Event,
@@ -194,18 +194,19 @@ class RankingRow:
         return place_text(self.place, self.shared)
 
 
-def ravaytys_counts(sheet: TableSheet) -> list[int]:
-    """Per seat position, the deals it went out with a räväytys (the deal's `ravaytys`
-    flag with `went_out`, as the engine counts them); zeros in other games."""
-    counts = [0] * max((seat.position + 1 for seat in sheet.seats), default=0)
-    for deal in sheet.deals:
-        flags = deal.flags if isinstance(deal.flags, dict) else {}
-        out = flags.get("went_out")
-        if deal.is_voided or flags.get("ravaytys") is not True or not isinstance(out, int):
-            continue
-        if 0 <= out < len(counts):
-            counts[out] += 1
-    return counts
+def counted_rows(sheet: TableSheet, deals: int | None = None) -> Rows:
+    """The (number, score) rows the sheet's standing counts: not voided, before a deal the
+    table cannot be scored with, and only the first `deals` when given (mid-evening)."""
+    rows = deal_scores(sheet.deals)
+    if sheet.problem is not None:
+        rows = [(number, score) for number, score in rows if number < sheet.problem.number]
+    return rows if deals is None else rows[:deals]
+
+
+def sheet_ravaytys(sheet: TableSheet) -> list[int]:
+    """Per seat position, the deals its standing counts that it went out with a räväytys."""
+    seats = max((seat.position + 1 for seat in sheet.seats), default=0)
+    return ravaytys_counts(counted_rows(sheet), seats)
 
 
 def tables_at_different_deals(sheets: list[TableSheet]) -> bool:
@@ -256,11 +257,7 @@ class _TieFacts:
 
 
 def _tie_facts(sheet: TableSheet, standing: TableStanding, deals: int | None) -> _TieFacts:
-    rows = deal_scores(sheet.deals)
-    if sheet.problem is not None:
-        rows = [(number, score) for number, score in rows if number < sheet.problem.number]
-    if deals is not None:
-        rows = rows[:deals]
+    rows = counted_rows(sheet, deals)
     seats = len(sheet.seats)
     last = [0] * seats
     if rows:
@@ -268,13 +265,11 @@ def _tie_facts(sheet: TableSheet, standing: TableStanding, deals: int | None) ->
         last = [points[seat] if seat < len(points) else 0 for seat in range(seats)]
     won_extra = standing.extra.get("deals_won")
     won = [0] * seats
-    ravaytys = [0] * seats
     for _number, score in rows:
         out = score.flags.get("went_out")
         if isinstance(out, int) and not isinstance(out, bool) and 0 <= out < seats:
             won[out] += 1
-            if score.flags.get("ravaytys") is True:
-                ravaytys[out] += 1
+    ravaytys = ravaytys_counts(rows, seats)
     if isinstance(won_extra, list) and len(won_extra) == seats:
         # The engine's own count (Gin Römi's deal winners, Tízlapos Römi's): what the
         # table's tie order reads.
@@ -326,7 +321,7 @@ def event_ranking(
         facts = _tie_facts(sheet, after or sheet.standing, after_deals)
         pending = bool(sheet.unconfirmed)
         played = sheet.played
-        ravaytys = ravaytys_counts(sheet)
+        ravaytys = sheet_ravaytys(sheet)
         for seat in sheet.seats:
             total = sheet.standing.totals[seat.position]
             row = RankingRow(
@@ -480,7 +475,7 @@ def sheet_points_matrix(*, sheet: TableSheet) -> PointsMatrix:
     No queries: the sheet holds what it needs.
     """
     points = [deal.points if isinstance(deal.points, list) else [] for deal in sheet.deals]
-    ravaytys = ravaytys_counts(sheet)
+    ravaytys = sheet_ravaytys(sheet)
     rows = []
     for row in sheet.rows:
         seat = row["seat"]
