@@ -48,7 +48,7 @@ lint: install ## ruff check and format check; the import layers; mypy (rules str
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy rules core accounts tournaments scoring
+	$(VENV)/bin/mypy rules core accounts tournaments scoring formats standings records leagues printing demo clubsite
 
 format: install ## Apply ruff's formatting and safe fixes
 	$(VENV)/bin/ruff check --fix .

@@ -48,6 +48,12 @@ INSTALLED_APPS = [
     "accounts",
     "tournaments",
     "scoring",
+    "formats",
+    "standings",
+    "records",
+    "leagues",
+    "printing",
+    "demo",
 ]
 
 MIDDLEWARE = [

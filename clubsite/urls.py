@@ -9,6 +9,12 @@ urlpatterns = [
     path("", include("core.urls")),
     path("", include("tournaments.urls")),
     path("", include("scoring.urls")),
+    path("", include("formats.urls")),
+    path("", include("standings.urls")),
+    path("", include("records.urls")),
+    # Printing before the leagues: "league.pdf" is printing's (see printing/urls.py).
+    path("", include("printing.urls")),
+    path("", include("leagues.urls")),
 ]
 
 # The site's own error pages (translated, phone-sized); used only when DEBUG is off.

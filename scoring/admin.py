@@ -1,9 +1,8 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Deal, DealVersion, PinAttempt, PrintChunk, PrintJob, SeatClaim
+from scoring.models import Deal, DealVersion, PinAttempt, SeatClaim
 
 
 class DealVersionInline(admin.TabularInline):
@@ -99,66 +98,3 @@ class PinAttemptAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
-
-
-class PrintChunkInline(admin.TabularInline):
-    """The shares of a job still being made (a finished job lets them go): who claimed
-    which tables, when, and whether it is made."""
-
-    model = PrintChunk
-    fields = readonly_fields = ("attempt", "index", "tables", "claimed_by", "claimed_at", "made")
-    extra = 0
-    can_delete = False
-
-    @admin.display(boolean=True, description=_("made"))
-    def made(self, obj: PrintChunk) -> bool:
-        return obj.content is not None
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-
-@admin.register(PrintChunk)
-class PrintChunkAdmin(admin.ModelAdmin):
-    """Every job's shares in progress, for finding a stuck one; read-only (the workers own
-    them, and a finished job lets its shares go)."""
-
-    list_display = ["job", "attempt", "index", "claimed_by", "claimed_at"]
-    list_select_related = ["job__event"]
-    search_fields = ["claimed_by"]
-    exclude = ["content"]
-    readonly_fields = ["job", "attempt", "index", "tables", "claimed_by", "claimed_at"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-
-@admin.register(PrintJob)
-class PrintJobAdmin(admin.ModelAdmin):
-    """Print jobs as the workers left them; the technical detail of a failure is on the
-    job's task record (Core › Jobs, by the task id). Deleting a job deletes its file too."""
-
-    list_display = ["event", "kind", "status", "done", "total", "pages", "attempts", "created_at"]
-    list_filter = ["status", "kind"]
-    search_fields = ["event__name", "task_id"]
-    list_select_related = ["event"]
-    readonly_fields = [f.name for f in PrintJob._meta.fields]
-    inlines = [PrintChunkInline]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def delete_model(self, request, obj: PrintJob) -> None:
-        obj.file.delete(save=False)
-        super().delete_model(request, obj)
-
-    def delete_queryset(self, request, queryset) -> None:
-        for job in queryset:
-            job.file.delete(save=False)
-        super().delete_queryset(request, queryset)

@@ -9,6 +9,6 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scoring")
 
     def ready(self) -> None:
-        # Receivers of tournaments.changes.results_changed: the league tables' and the
-        # public pages' caches follow every result change.
-        from scoring import cache_receivers, league_receivers  # noqa: F401
+        # Receivers of tournaments.changes.results_changed: the public pages' caches follow
+        # every result change.
+        from scoring import cache_receivers  # noqa: F401

@@ -1,5 +1,5 @@
-"""A director's pages that show scores: the event's manage page, a table's history with its
-corrections, voids and seat releases, and the event's finish."""
+"""A director's pages of one table: its history with its corrections, voids, seat releases
+and PIN unlocks; and the tables' entry links for the club's scorers."""
 
 from __future__ import annotations
 
@@ -10,37 +10,21 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
-from rules import RuleViolation, describe_options
-from scoring.confirmation import Actor, locked_pins, pin_states
+from rules import RuleViolation
+from scoring.confirmation import Actor, pin_states
+from scoring.devices import device_of
 from scoring.forms import SeatForm, VoidForm
 from scoring.history import table_history_lines
 from scoring.models import Deal, SeatClaim
-from scoring.selectors import event_sheets, flagged_confirmations, table_sheet
-from scoring.services import (
-    TableClosed,
-    deal_void,
-    event_finish,
-    event_finish_refusal,
-    seat_pin_unlock,
-    seat_release,
-)
+from scoring.selectors import event_sheets, table_names, table_sheet
+from scoring.services import TableClosed, deal_void, seat_pin_unlock, seat_release
 from scoring.tables import history_tables
-from scoring.views import device_of, table_names
-from tournaments.forms import GuestForm, LateSeatingForm, PlayerPickerForm
 from tournaments.models import Role
-from tournaments.permissions import event_for, manage_page, table_for
-from tournaments.selectors import (
-    event_draw_state,
-    event_registrations,
-    late_arrivals,
-    player_picker,
-)
-from tournaments.tables import registration_table
+from tournaments.permissions import event_for, table_for
 
 
 @login_required
@@ -50,31 +34,6 @@ def event_tables(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     event = event_for(slug=slug, event_id=event_id, user=request.user, role=Role.SCORER)
     context = {"event": event, "club": event.club, "sheets": event_sheets(event=event)}
     return render(request, "scoring/event_tables.html", context)
-
-
-@login_required
-def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = event_for(slug=slug, event_id=event_id, user=request.user)
-    picker = PlayerPickerForm(request.GET)
-    late = late_arrivals(event=event)
-    context = {
-        "event": event,
-        "club": event.club,
-        "rules": describe_options(event.variant, gettext),
-        "registrations": event_registrations(event=event),
-        "registration_table": registration_table(request=request, event=event),
-        "picker_form": picker,
-        "picker": player_picker(event=event, **picker.filters()),
-        "guest_form": GuestForm(),
-        "late": late,
-        "late_form": LateSeatingForm(late=late) if late and late.seatable else None,
-        "sheets": event_sheets(event=event),
-        "finish_refusal": event_finish_refusal(event=event),
-        "flagged": flagged_confirmations(event=event),
-        "locked_pins": locked_pins(event=event),
-        **event_draw_state(event=event),
-    }
-    return render(request, "tournaments/event_manage.html", context)
 
 
 @login_required
@@ -150,16 +109,3 @@ def _message_for(error: Exception, names: list[str] | None = None) -> str:
     if isinstance(error, RuleViolation):
         return violation_text(error, names)
     return _("This table no longer takes scores.")
-
-
-@login_required
-@require_POST
-def event_finish_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    event = event_for(slug=slug, event_id=event_id, user=request.user)
-    try:
-        event_finish(event=event)
-    except RuleViolation as error:
-        messages.error(request, violation_text(error))
-    else:
-        messages.success(request, _("The event is finished; its tables' links are closed."))
-    return manage_page(slug, event_id)

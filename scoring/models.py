@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Event, Table
+from tournaments.models import Table
 
 
 class DealStatus(models.TextChoices):
@@ -201,89 +201,3 @@ class PinAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · {self.position + 1}: {self.get_outcome_display()}"
-
-
-class PrintJobStatus(models.TextChoices):
-    QUEUED = "queued", _("waiting")
-    RUNNING = "running", _("printing")
-    DONE = "done", _("ready")
-    FAILED = "failed", _("failed")
-
-
-def print_job_path(job: PrintJob, filename: str) -> str:
-    return f"print/{job.created_at:%Y/%m}/{job.pk}-{filename}"
-
-
-class PrintJob(models.Model):
-    """A batch of printed sheets made in the background ("every table of stage 2"): what
-    was asked, how far it is, why it failed, and the one merged PDF it made. Its file is
-    reused until a result or seating it shows changes (`source_changed_at`)."""
-
-    event = models.ForeignKey(
-        Event, on_delete=models.CASCADE, related_name="print_jobs", verbose_name=_("event")
-    )
-    kind = models.CharField(_("sheets"), max_length=32)
-    # What the sheets are of (a stage number, blank or filled, the language, the paper).
-    params = models.JSONField(_("what to print"), default=dict, blank=True)
-    status = models.CharField(
-        _("status"), max_length=16, choices=PrintJobStatus.choices, default=PrintJobStatus.QUEUED
-    )
-    done = models.PositiveIntegerField(_("done"), default=0)
-    total = models.PositiveIntegerField(_("of"), default=0)
-    error = models.TextField(_("why it failed"), blank=True)
-    file = models.FileField(_("file"), upload_to=print_job_path, blank=True)
-    pages = models.PositiveIntegerField(_("pages"), default=0)
-    # The event's results_changed_at the file was made from: a later change makes it old.
-    source_changed_at = models.DateTimeField(_("made from results of"), null=True, blank=True)
-    task_id = models.CharField(_("task"), max_length=64, blank=True)
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("asked by"),
-    )
-    created_at = models.DateTimeField(_("asked"), auto_now_add=True)
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at"]
-        verbose_name = _("print job")
-        verbose_name_plural = _("print jobs")
-
-    def __str__(self) -> str:
-        return f"{self.event} · {self.kind} · {self.get_status_display()}"
-
-
-class PrintChunk(models.Model):
-    """A share of one attempt at a print job: a few tables, rendered by whichever of the
-    workers' processes claims it first. The job's own task and the helpers it queues split a
-    batch this way; the job's task merges the shares, in order, once every one is made.
-
-    `claimed_by` ("host:pid") lets a process on the same machine see at once that a claim's
-    process has died; a claim from another machine is taken over once it is too old."""
-
-    job = models.ForeignKey(
-        PrintJob, on_delete=models.CASCADE, related_name="chunks", verbose_name=_("print job")
-    )
-    attempt = models.PositiveSmallIntegerField(_("attempt"))
-    index = models.PositiveSmallIntegerField(_("part"))
-    tables = models.JSONField(_("tables"), default=list)
-    claimed_by = models.CharField(_("claimed by"), max_length=128, blank=True)
-    claimed_at = models.DateTimeField(_("claimed"), null=True, blank=True)
-    content = models.BinaryField(_("rendered part"), null=True, blank=True)
-
-    class Meta:
-        ordering = ["job", "attempt", "index"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["job", "attempt", "index"], name="print_chunk_unique_part"
-            )
-        ]
-        verbose_name = _("print job part")
-        verbose_name_plural = _("print job parts")
-
-    def __str__(self) -> str:
-        return f"{self.job_id} · {self.attempt} · {self.index}"

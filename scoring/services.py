@@ -13,11 +13,10 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError
-from django.utils import timezone
 
 from core.db import Refusal, locked_write
 from rules import DealScore, RuleViolation, score_deal
-from rules.i18n import _, ngettext
+from rules.i18n import _
 from scoring.confirmation import (
     Actor,
     ConfirmVerdict,
@@ -27,7 +26,6 @@ from scoring.confirmation import (
     entry_flag,
     pin_refusal,
 )
-from scoring.headtohead import h2h_event_standings, is_head_to_head
 from scoring.judge import deal_scores, judge_change
 from scoring.models import (
     ConfirmFlag,
@@ -39,10 +37,8 @@ from scoring.models import (
     PinOutcome,
     SeatClaim,
 )
-from scoring.selectors import event_sheets
-from scoring.series import series_options
 from tournaments.changes import results_change
-from tournaments.models import Event, EventFormat, EventStatus, Role, Stage, StageStatus, Table
+from tournaments.models import EventFormat, EventStatus, Role, StageStatus, Table
 from tournaments.permissions import club_allows
 
 
@@ -391,83 +387,3 @@ def seat_release(*, table: Table, device: str | None = None, position: int | Non
         claims = claims.filter(position=position)
     deleted, _rows = claims.delete()
     return deleted
-
-
-# -- the event's end ----------------------------------------------------------------------------
-
-
-def event_finish_refusal(*, event: Event) -> RuleViolation | None:
-    """Why the event cannot be finished yet, or None: the one rule for the service and the
-    manage page's button. Every table's game must be over, every deal confirmed, and no
-    table waiting for the director."""
-    if event.status == EventStatus.FINISHED:
-        return RuleViolation(_("This event is already finished."), code="event_finished")
-    refusal = _format_finish_refusal(event)
-    if refusal is not None:
-        return refusal
-    sheets = event_sheets(event=event)
-    if not sheets:
-        return RuleViolation(_("No table has played yet."), code="event_not_started")
-    for sheet in sheets:
-        if sheet.problem is not None or not sheet.standing.finished or sheet.unconfirmed:
-            return RuleViolation(
-                _("Table %(number)d is still playing or has deals to confirm."),
-                code="tables_playing",
-                number=sheet.table.number,
-            )
-    return None
-
-
-def _format_finish_refusal(event: Event) -> RuleViolation | None:
-    """What the event's format still asks for before it can end: no stage left as a draw
-    preview, a championship's champion crowned, a series' or Swiss's rounds all played."""
-    stages = list(event.stages.order_by("number"))
-    preview = next((stage for stage in stages if stage.status == StageStatus.PREVIEW), None)
-    if preview is not None:
-        return RuleViolation(
-            _("Stage %(number)d is drawn but not seated: confirm its tables or draw it again."),
-            code="stage_preview",
-            number=preview.number,
-        )
-    if event.format == EventFormat.CHAMPIONSHIP:
-        if not any((stage.outcome or {}).get("champion") for stage in stages):
-            return RuleViolation(
-                _("Close the championship's stages first: the final crowns the champion."),
-                code="championship_open",
-            )
-        return None
-    if event.format == EventFormat.SERIES:
-        rounds = series_options(event)["rounds"]
-    elif is_head_to_head(event):
-        rounds = h2h_event_standings(event=event).state.total
-    else:
-        return None
-    if len(stages) < rounds:
-        return RuleViolation(
-            ngettext(
-                "Round %(number)d of %(rounds)d is still to be played.",
-                "Rounds %(number)d to %(rounds)d are still to be played.",
-                rounds - len(stages),
-            ),
-            code="rounds_left",
-            number=len(stages) + 1,
-            rounds=rounds,
-        )
-    return None
-
-
-@locked_write
-def event_finish(*, event: Event) -> Event:
-    """Close the event: its results stand and its tables' links stop taking scores."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    refusal = event_finish_refusal(event=event)
-    if refusal is not None:
-        raise refusal
-    Stage.objects.filter(event=event, status=StageStatus.CONFIRMED).update(
-        status=StageStatus.FINISHED
-    )
-    event.status = EventStatus.FINISHED
-    event.finished_at = timezone.now()
-    event.save(update_fields=["status", "finished_at"])
-    results_change(event_id=event.pk, reason="event_finished")
-    return event

@@ -1,49 +1,39 @@
-"""Score entry at the table (no account: the table's private link), and public results."""
+"""Score entry at the table (no account: the table's private link)."""
 
 from __future__ import annotations
 
 import functools
 import re
-import secrets
 from collections.abc import Callable
 from typing import Any
 
 import segno
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from core.conditional import cache_get_many, etag, if_none_match, not_modified, with_validators
+from core.conditional import cache_get_many, etag, if_none_match, not_modified
 from core.ratelimit import rate_limit
 from rules import RuleViolation, score_deal
 from scoring.confirmation import Actor, deal_makers
+from scoring.devices import DEVICE_COOKIE, device_of, user_key, with_device
 from scoring.entry import DealEntry
 from scoring.forms import ConfirmForm, DealMetaForm, SeatForm
 from scoring.i18n import contract_text, violation_text
 from scoring.models import Deal, SeatClaim
 from scoring.public_cache import (
-    Stamp,
-    cached_part,
-    checked_stamp,
-    event_stamp,
     language,
-    ranking_query,
     seat_key,
-    stamp_key,
     table_keys,
     table_versions,
     wide_key,
 )
 from scoring.public_cache import shared as shared_cache
-from scoring.selectors import event_ranking, event_sheets, seat_claim_of, table_sheet
+from scoring.selectors import seat_claim_of, table_names, table_sheet
 from scoring.services import (
     StaleDeal,
     TableClosed,
@@ -55,10 +45,7 @@ from scoring.services import (
     seat_claim,
     seat_release,
 )
-from tournaments.models import Event, EventFormat, EventStatus, StageStatus, Table
-from tournaments.permissions import public_event
-
-DEVICE_COOKIE = "lappu_device"
+from tournaments.models import EventFormat, EventStatus, StageStatus, Table
 
 
 def table_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -89,14 +76,9 @@ def _table_page(
             response = view(request, table, **kwargs)
         except TableClosed:
             return _link_gone(request, key)
-        return _with_device(request, response)
+        return with_device(request, response)
 
     return wrapper
-
-
-def table_names(table: Table) -> list[str]:
-    """The table's players in seat order: the engine's messages name them, not their seats."""
-    return [seat.player.name for seat in table.seats.select_related("player").order_by("position")]
 
 
 def _open_table(key: str) -> Table | None:
@@ -139,31 +121,6 @@ def _link_gone(request: HttpRequest, key: str) -> HttpResponse:
     # A poll that meets a dead link replaces the whole page's live part with the notice.
     response["HX-Retarget"] = "main"
     response["HX-Reswap"] = "innerHTML"
-    return response
-
-
-def device_of(request: HttpRequest) -> str:
-    if "_lappu_device" not in request.__dict__:
-        cookie = request.COOKIES.get(DEVICE_COOKIE, "")
-        valid = (
-            16 <= len(cookie) <= 64
-            and cookie.isascii()
-            and cookie.replace("-", "").replace("_", "").isalnum()
-        )
-        request.__dict__["_lappu_device"] = cookie if valid else secrets.token_urlsafe(16)
-    return str(request.__dict__["_lappu_device"])
-
-
-def _with_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    if request.COOKIES.get(DEVICE_COOKIE) != device_of(request):
-        response.set_cookie(
-            DEVICE_COOKIE,
-            device_of(request),
-            max_age=2 * 365 * 24 * 3600,
-            samesite="Lax",
-            httponly=True,
-            secure=settings.DEVICE_COOKIE_SECURE,
-        )
     return response
 
 
@@ -306,7 +263,7 @@ def _table_tag(
     versions in one read), signed with the link, the versions and who is asking."""
     if versions is None:
         return None
-    who = f"{device_of(request)}\x1f{_user_id(request)}"
+    who = f"{device_of(request)}\x1f{user_key(request)}"
     return etag(key, *versions, who, language(), label=f"t{event_id}.{table_id}.")
 
 
@@ -513,133 +470,3 @@ def table_qr(request: HttpRequest, key: str) -> HttpResponse:
     response = HttpResponse(qr.svg_inline(scale=6, border=2), content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=300"
     return response
-
-
-# -- public results -----------------------------------------------------------------------------
-
-
-def public_event_or_404(request: HttpRequest, slug: str, event_id: int) -> Event:
-    """The event of a public page: a private one is not found (but for its directors)."""
-    event = public_event(slug=slug, event_id=event_id, user=request.user)
-    if event is None:
-        raise Http404
-    return event
-
-
-def event_public(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    """The public page: its header from the event, its live part from the cache."""
-    query = ranking_query(request, _page_path(slug, event_id))
-    stamp = _stamp(event_id)
-    tag = _public_tag(request, "page", stamp, slug, query, viewer=_page_viewer(request))
-    if answer := _early_304(request, stamp, tag, visible=False):
-        return answer
-    event = public_event_or_404(request, slug, event_id)
-    stamp = checked_stamp(stamp, event)
-    tag = _public_tag(request, "page", stamp, slug, query, viewer=_page_viewer(request))
-    if answer := _early_304(request, stamp, tag, visible=True):
-        return answer
-    live, current = cached_part("live", stamp, event, query, lambda: _render_live(request, event))
-    context = {"event": event, "live_html": mark_safe(live)}  # rendered here, by us
-    response = render(request, "scoring/event_public.html", context)
-    return with_validators(response, tag if current else None, _changed(stamp))
-
-
-def event_live(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    """The part of the public page that refreshes itself (htmx polling): a poll that finds
-    nothing new is answered 304 from one cache read."""
-    return public_part(request, slug, event_id, kind="live", render_part=_render_live, ranked=True)
-
-
-def public_part(
-    request: HttpRequest,
-    slug: str,
-    event_id: int,
-    *,
-    kind: str,
-    render_part: Callable[[HttpRequest, Event], str],
-    ranked: bool = False,
-) -> HttpResponse:
-    """A polled part of a public page (`kind`: the event page's live part, the big screen's):
-    304 while the event's results are unchanged, else the part from the cache (rendered by
-    `render_part` when it is not there). `ranked`: the part holds the paged ranking, whose
-    query is part of what is cached."""
-    query = ranking_query(request, _page_path(slug, event_id)) if ranked else ""
-    stamp = _stamp(event_id)
-    tag = _public_tag(request, kind, stamp, slug, query, viewer="")
-    if answer := _early_304(request, stamp, tag, visible=False):
-        return answer
-    event = public_event_or_404(request, slug, event_id)
-    stamp = checked_stamp(stamp, event)
-    tag = _public_tag(request, kind, stamp, slug, query, viewer="")
-    if answer := _early_304(request, stamp, tag, visible=True):
-        return answer
-    html, current = cached_part(kind, stamp, event, query, lambda: render_part(request, event))
-    return with_validators(HttpResponse(html), tag if current else None, _changed(stamp))
-
-
-def _stamp(event_id: int) -> Stamp | None:
-    return event_stamp(event_id, cache_get_many([stamp_key(event_id)]))
-
-
-def _changed(stamp: Stamp | None) -> float | None:
-    return stamp["changed"] if stamp else None
-
-
-def _page_path(slug: str, event_id: int) -> str:
-    return reverse("event_public", kwargs={"slug": slug, "event_id": event_id})
-
-
-def _public_tag(
-    request: HttpRequest, kind: str, stamp: Stamp | None, slug: str, query: str, *, viewer: str
-) -> str | None:
-    if stamp is None or stamp["slug"] != slug:
-        return None
-    # A public event's part is the same for everyone; a private one's (a director's
-    # preview) is only ever revalidated for the person who was shown it.
-    who = viewer if stamp["public"] else f"{viewer}\x1f{_user_id(request)}"
-    return etag(kind, stamp["token"], language(), query, who)
-
-
-def _early_304(
-    request: HttpRequest, stamp: Stamp | None, tag: str | None, *, visible: bool
-) -> HttpResponse | None:
-    """304 when the client holds the page as it is now: for a public event before the
-    database is asked; for a private one only once the visitor may see it (`visible`)."""
-    if stamp is None or tag is None or tag not in if_none_match(request):
-        return None
-    return not_modified(tag, stamp["changed"]) if visible or stamp["public"] else None
-
-
-def _user_id(request: HttpRequest) -> str:
-    return str(request.user.pk or "") if hasattr(request, "user") else ""
-
-
-def _page_viewer(request: HttpRequest) -> str:
-    """What makes a whole page this visitor's: who is signed in, the CSRF cookie its forms
-    carry a token of, a message waiting to be shown (never answered 304)."""
-    if request.COOKIES.get("messages"):
-        return secrets.token_hex(8)
-    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
-    return f"{_user_id(request)}\x1f{csrf}"
-
-
-def _render_live(request: HttpRequest, event: Event) -> str:
-    return render_to_string("scoring/_event_live.html", live_context(event), request)
-
-
-def live_context(event: Event) -> dict[str, Any]:
-    """The live part's context: the tables of the stage in play and the ranking. A club that
-    shows only confirmed results publicly has them here too."""
-    sheets = _public_sheets(event)
-    return {
-        "event": event,
-        "sheets": sheets,
-        "ranking": event_ranking(event=event, sheets=sheets),
-        "pending": any(sheet.unconfirmed for sheet in sheets),
-    }
-
-
-def _public_sheets(event: Event) -> list[Any]:
-    # A club that shows only confirmed results publicly (its setting's change renews every
-    # event's version: scoring.cache_receivers).
-    return event_sheets(event=event, confirmed_only=event.club.public_confirmed_only)

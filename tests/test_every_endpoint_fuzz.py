@@ -15,7 +15,7 @@ from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.models import PrintJob
+from printing.models import PrintJob
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import seated_event
 from tournaments.models import Event, Role, Season

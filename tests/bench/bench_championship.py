@@ -1,7 +1,7 @@
 """Closing a championship stage of 250 tables (1000 players) and drawing the next, on the site.
 
 Issue 10's budget: under 2 s, queries included, and a number of queries that does not grow
-with the stage. The figure is `scoring.championship.championship_stage_close` on a stage
+with the stage. The figure is `formats.championship.championship_stage_close` on a stage
 whose every table has finished and confirmed its game; the label gives the queries it ran,
 and the queries the same close runs on a stage of 10 tables, to show they are the same.
 
@@ -189,7 +189,7 @@ def _close(stage: Any, director: Any) -> tuple[float, int, int]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.championship import championship_stage_close
+    from formats.championship import championship_stage_close
 
     with CaptureQueriesContext(connection) as queries:
         started = time.perf_counter_ns()

@@ -24,8 +24,8 @@ def run() -> list[tuple[str, float, str]]:
 def _measure(backend: str) -> list[tuple[str, float, str]]:
     import datetime
 
-    from scoring.selectors import event_ranking
     from scoring.services import Actor, deal_record
+    from standings.selectors import event_ranking
     from tournaments.models import Club, Player
     from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 

@@ -158,8 +158,8 @@ def _measure() -> list[tuple[str, float, str]]:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from scoring.league_selectors import league_compute
-    from scoring.league_services import league_recompute
+    from leagues.selectors import league_compute
+    from leagues.services import league_recompute
     from tournaments.models import Event, EventStatus
 
     backend = "PostgreSQL" if connection.vendor == "postgresql" else "SQLite"

@@ -87,7 +87,7 @@ def _measure(backend: str) -> list[tuple[str, float, str]]:
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from scoring.player_selectors import player_record
+    from records.selectors import player_record
     from tournaments.models import Club, Player
 
     club = Club.objects.create(name="Bench", slug="bench", language="en")

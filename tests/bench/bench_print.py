@@ -80,7 +80,7 @@ def _worker(queue: str) -> Iterator[None]:
 
 def _timed(make: Callable[[int], None], event, params) -> tuple[float, int]:
     """Seconds to make one new job of `event`'s sheets with `make`, and its pages."""
-    from scoring.models import PrintJob, PrintJobStatus
+    from printing.models import PrintJob, PrintJobStatus
 
     job = PrintJob.objects.create(event=event, kind="table_sheets", params=params)
     started = time.perf_counter()
@@ -96,8 +96,8 @@ def _timed(make: Callable[[int], None], event, params) -> tuple[float, int]:
 
 
 def _through_the_worker(job_id: int) -> None:
-    from scoring.models import PrintJob, PrintJobStatus
-    from scoring.print_tasks import print_job_task
+    from printing.models import PrintJob, PrintJobStatus
+    from printing.tasks import print_job_task
 
     print_job_task.apply_async(args=[job_id])
     deadline = time.monotonic() + 300
@@ -107,7 +107,7 @@ def _through_the_worker(job_id: int) -> None:
 
 
 def _in_this_process(job_id: int) -> None:
-    from scoring.print_jobs import print_job_run
+    from printing.jobs import print_job_run
 
     print_job_run(job_id=job_id, helpers=False)
 
@@ -120,7 +120,7 @@ def _row(label: str, times: list[float], pages: int, target: str) -> tuple[str, 
 
 
 def _measure(with_worker: bool) -> list[tuple[str, float, str]]:
-    from scoring.print_sheets import table_sheets_pdf
+    from printing.sheets import table_sheets_pdf
     from tests.scoring.conftest import seated_event
 
     event, tables = seated_event(variant_id="rutupeli", players=TABLES * 4)

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import shoot, sign_in
 from tests.factories import ClubFactory, MembershipFactory
-from tests.scoring.test_headtohead import h2h_event, pair_and_confirm, pairs_of, play
+from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of, play
 from tournaments.models import EventFormat, Player, Role, Stage, StageStatus
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from scoring.demo import demo_load
+from demo.loader import demo_load
 from tests.e2e.conftest import shoot, sign_in
 
 

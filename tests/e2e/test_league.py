@@ -13,11 +13,11 @@ import threading
 import pytest
 from django.utils import timezone
 
-from scoring.championship import championship_stage_close
+from formats.championship import championship_stage_close
 from tests.e2e.conftest import shoot
 from tests.factories import ClubFactory
-from tests.scoring.league_helpers import season_of
-from tests.scoring.test_championship import championship, play, winner_scheme
+from tests.formats.test_championship import championship, play, winner_scheme
+from tests.leagues.league_helpers import season_of
 from tournaments.models import Event
 from tournaments.services import stage_confirm
 

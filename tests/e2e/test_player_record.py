@@ -11,8 +11,8 @@ import pytest
 from scoring.services import Actor, deal_record
 from tests.e2e.conftest import shoot, sign_in
 from tests.factories import ClubFactory, UserFactory
+from tests.records.test_player_stats import gin, night, store
 from tests.scoring.conftest import new_request_id
-from tests.scoring.test_player_stats import gin, night, store
 from tournaments.event_settings import event_ranking_mode_set
 from tournaments.models import Player, RankingMode
 from tournaments.services import event_create, registration_add, stage_confirm, stage_draw

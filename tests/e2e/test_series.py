@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import shoot, sign_in
 from tests.factories import ClubFactory, MembershipFactory
-from tests.scoring.test_series import play_out
+from tests.formats.test_series import play_out
 from tournaments.models import Event, EventFormat, Player, Role, StageStatus
 from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 

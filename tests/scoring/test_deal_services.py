@@ -4,8 +4,9 @@ import pytest
 
 from rules import RuleViolation
 from scoring.models import Deal, DealStatus, DealVersion
-from scoring.selectors import event_ranking, table_sheet
+from scoring.selectors import table_sheet
 from scoring.services import Actor, StaleDeal, deal_confirm, deal_record
+from standings.selectors import event_ranking
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import new_request_id, seated_event
 from tournaments.models import Role

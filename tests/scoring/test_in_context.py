@@ -9,8 +9,9 @@ from django.urls import reverse
 
 from rules import RuleViolation
 from scoring.models import Deal, DealStatus
-from scoring.selectors import event_ranking, event_sheets, table_sheet
+from scoring.selectors import event_sheets, table_sheet
 from scoring.services import Actor, deal_record, deal_void
+from standings.selectors import event_ranking
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import new_request_id, seated_event
 from tournaments.models import Role

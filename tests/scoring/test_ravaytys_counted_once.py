@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from records.selectors import player_record
 from rules import DealScore
 from scoring.judge import ravaytys_counts, ravaytys_out
-from scoring.player_selectors import player_record
-from scoring.selectors import event_ranking, event_sheets
+from scoring.selectors import event_sheets
+from standings.selectors import event_ranking
+from tests.records.test_player_stats import contract, store
 from tests.scoring.conftest import seated_event
-from tests.scoring.test_player_stats import contract, store
 
 pytestmark = pytest.mark.django_db
 

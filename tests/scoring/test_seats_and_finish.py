@@ -7,8 +7,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from formats.finish import event_finish_refusal
 from scoring.models import Deal, DealStatus, DealVersion, SeatClaim
-from scoring.services import Actor, deal_confirm, deal_record, event_finish_refusal
+from scoring.services import Actor, deal_confirm, deal_record
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import new_request_id, seated_event
 from tests.scoring.test_entry_views import deal_post, seated_client

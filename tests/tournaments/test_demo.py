@@ -7,8 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
-from scoring.championship import championship_bracket
-from scoring.demo import (
+from demo.loader import (
     CHAMPIONSHIP,
     CHAMPIONSHIP_LIVE,
     FINISHED_NIGHT,
@@ -20,9 +19,10 @@ from scoring.demo import (
     SERIES,
     SWISS,
 )
-from scoring.headtohead import h2h_event_standings
+from formats.championship import championship_bracket
+from formats.headtohead import h2h_event_standings
+from formats.series import series_standings
 from scoring.models import Deal, DealStatus
-from scoring.series import series_standings
 from tournaments.models import (
     Club,
     Event,

@@ -1,0 +1,11 @@
+"""The formats app: championships, series and head-to-head rounds over tournaments' pure code."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class FormatsConfig(AppConfig):
+    name = "formats"
+    verbose_name = _("Event formats")

@@ -1,0 +1,744 @@
+"""The table-winner championship on the site: closing a stage, its tie-breaks, the bracket.
+
+The rules of who goes on are :mod:`tournaments.advancement`'s pure functions; this module
+loads a stage's score sheets and the director's recorded tie-breaks, turns them into
+:class:`~tournaments.advancement.StageTable` values, and stores what closing the stage
+decided (``Stage.outcome``), so that a later correction of a score never silently changes
+who went on. It lives in ``scoring`` because closing a stage needs the scores.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from core.db import locked_write
+from core.i18n import violation_text
+from core.places import place_text
+from formats.finish import event_finish
+from rules import RuleViolation
+from rules.i18n import _
+from scoring.judge import deal_scores, standing_and_problem
+from scoring.models import Deal
+from scoring.selectors import TableSheet, stage_sheets
+from tournaments.advancement import (
+    Advancement,
+    Outcome,
+    PendingTie,
+    RankedPlayer,
+    Reason,
+    StagePlacing,
+    TablePlayer,
+    TieBreak,
+    TieBreakMethod,
+    advance,
+    final_ranking,
+    next_stage,
+    pending_ties,
+    table_from_standing,
+)
+from tournaments.changes import results_change
+from tournaments.draw import TableBounds
+from tournaments.models import (
+    Event,
+    EventFormat,
+    EventStatus,
+    Registration,
+    RegistrationStatus,
+    Role,
+    Seat,
+    Stage,
+    StageStatus,
+    Table,
+)
+from tournaments.models import TieBreak as TieBreakRow
+from tournaments.permissions import club_allows
+from tournaments.selectors import stage_bounds
+from tournaments.services import stage_tables_create
+
+Key = tuple[float, ...]
+
+
+# -- reading a stage ----------------------------------------------------------------------------
+
+
+def _options(stage: Stage) -> dict[str, Any]:
+    """`advance()`'s options as the stage was drawn with them."""
+    stored = stage.format or {}
+    return {
+        "top_k": int(stored.get("top_k", 1)),
+        "lucky_losers": bool(stored.get("lucky_losers", False)),
+        "bounds": stage_bounds(stage=stage),
+    }
+
+
+def _keys(sheet: TableSheet) -> list[Key]:
+    """Each seat's result for comparing players of different tables, lower better: the
+    total, then the game's own tie order (for Rutupeli: points in the last deal, then minus
+    the deals won), so that players the table leaves tied have equal keys."""
+    standing = sheet.standing
+    sign = 1 if standing.lower_is_better else -1
+    order = standing.extra.get("tie_order")
+    won = standing.extra.get("deals_won")
+    rows = deal_scores(sheet.deals)
+    last = rows[-1][1].points if rows else ()
+    keys: list[Key] = []
+    for seat, total in enumerate(standing.totals):
+        key: list[float] = [sign * total]
+        for rule in order if isinstance(order, list) else ():
+            if rule == "last_deal" and seat < len(last):
+                key.append(last[seat])
+            elif rule == "deals_won" and isinstance(won, list) and seat < len(won):
+                key.append(-won[seat])
+        keys.append(tuple(key))
+    return keys
+
+
+def _tie_break(row: TieBreakRow) -> TieBreak[int]:
+    return TieBreak(TieBreakMethod(row.method), tuple(row.order), row.note)
+
+
+def _sheet_refusal(sheets: Sequence[TableSheet]) -> RuleViolation | None:
+    """Why the stage cannot be judged yet: a table still playing, needing the director,
+    or with deals to confirm. The one rule for the preview and the close."""
+    if not sheets:
+        return RuleViolation(_("This stage has no tables."), code="stage_empty")
+    for sheet in sheets:
+        if sheet.problem is not None:
+            return RuleViolation(
+                _("Table %(table)d needs the director: correct or void its deal first."),
+                code="table_needs_director",
+                table=sheet.table.number,
+            )
+        if not sheet.standing.finished:
+            return RuleViolation(
+                _("Table %(table)d has not finished its game yet."),
+                code="table_not_finished",
+                table=sheet.table.number,
+            )
+        if sheet.unconfirmed:
+            return RuleViolation(
+                _("Table %(table)d has deals to confirm."),
+                code="table_unconfirmed",
+                table=sheet.table.number,
+            )
+    return None
+
+
+@dataclass
+class CloseState:
+    """What closing `stage` would decide now: the advancement, or why not (and the ties
+    the director must settle first, each with the table to record it on)."""
+
+    stage: Stage
+    sheets: list[TableSheet]
+    advancement: Advancement[int] | None = None
+    refusal: RuleViolation | None = None
+    ties: list[tuple[PendingTie[int], Table | None]] = field(default_factory=list)
+    tie_breaks: list[TieBreakRow] = field(default_factory=list)
+
+
+def _close_state(stage: Stage, no_shows: frozenset[int] | None = None) -> CloseState:
+    """Six queries whatever the stage's size: its tables, seats and deals, its tie-breaks
+    and who has withdrawn (one fewer when `no_shows` says who, as for a closed stage)."""
+    sheets = stage_sheets(stage=stage)
+    state = CloseState(stage=stage, sheets=sheets)
+    state.refusal = _sheet_refusal(sheets)
+    if state.refusal is not None:
+        return state
+    rows = list(TieBreakRow.objects.filter(stage=stage).order_by("recorded_at", "pk"))
+    state.tie_breaks = rows
+    by_table: dict[int, list[TieBreak[int]]] = {}
+    for row in rows:
+        if row.table_id is not None:
+            by_table.setdefault(row.table_id, []).append(_tie_break(row))
+    tables = [
+        table_from_standing(
+            number=sheet.table.number,
+            players=[seat.player_id for seat in sheet.seats],
+            names=[seat.player.name for seat in sheet.seats],
+            standing=sheet.standing,
+            tie_breaks=by_table.get(sheet.table.pk, []),
+            keys=_keys(sheet),
+        )
+        for sheet in sheets
+    ]
+    options = _options(stage)
+    # A player withdrawn since the stage was played will not play on: if they would have
+    # gone on, the next in their table's order takes the place (shown as such).
+    options["no_shows"] = (
+        no_shows
+        if no_shows is not None
+        else frozenset(
+            Registration.objects.filter(
+                event_id=stage.event_id,
+                status=RegistrationStatus.WITHDRAWN,
+                player__seats__table__stage=stage,
+            ).values_list("player_id", flat=True)
+        )
+    )
+    stage_ties = [_tie_break(row) for row in rows if row.table_id is None]
+    numbered = {sheet.table.number: sheet.table for sheet in sheets}
+    try:
+        ties = pending_ties(tables, stage_tie_breaks=stage_ties, **options)
+        state.ties = [(tie, numbered.get(tie.table) if tie.table else None) for tie in ties]
+        state.advancement = advance(tables, stage_tie_breaks=stage_ties, **options)
+    except RuleViolation as error:
+        state.refusal = error
+    return state
+
+
+def championship_close_state(*, stage: Stage) -> CloseState:
+    """The manage page's "Close stage N": the preview, or the refusal and the ties."""
+    return _close_state(stage)
+
+
+def championship_close_preview(*, stage: Stage) -> Advancement[int] | RuleViolation:
+    """Who would go on from `stage` and why, or why the stage cannot close yet (a table
+    unfinished, unconfirmed or needing the director; a tie the cut runs through)."""
+    state = _close_state(stage)
+    if state.advancement is not None:
+        return state.advancement
+    assert state.refusal is not None
+    return state.refusal
+
+
+def championship_stage_to_close(*, event: Event) -> Stage | None:
+    """The stage the director closes next: the newest one, once it is seated."""
+    if event.format != EventFormat.CHAMPIONSHIP:
+        return None
+    stage = event.stages.order_by("-number").first()
+    if stage is None or stage.status != StageStatus.CONFIRMED:
+        return None
+    stage.event = event
+    return stage
+
+
+# -- writes -------------------------------------------------------------------------------------
+
+
+def _refuse_unless_director(event: Event, by: User | AnonymousUser) -> None:
+    if not club_allows(club=event.club, user=by, role=Role.DIRECTOR):
+        raise PermissionDenied
+
+
+def tie_break_record(
+    *,
+    table: Table | None,
+    method: str,
+    order: Sequence[int],
+    note: str,
+    by: User | AnonymousUser,
+    stage: Stage | None = None,
+) -> TieBreakRow:
+    """Record how the director settled a tie the cut runs through: at `table`, or (with no
+    table) at `stage`'s lucky losers' cut. `order` lists the tied players, best first, and
+    must be exactly the players of one pending tie."""
+    if table is not None:
+        stage = Stage.objects.select_related("event__club").get(pk=table.stage_id)
+    if stage is None:
+        raise ValueError("a tie-break is recorded on a table or a stage")
+    _refuse_unless_director(stage.event, by)
+    state = _close_state(stage)
+    number = table.number if table is not None else None
+    order = [int(player) for player in order]
+    for tie, _table in state.ties:
+        if tie.table != number:
+            continue
+        tied = [placing.player for placing in tie.players]
+        if len(order) == len(set(order)) and sorted(order) == sorted(tied):
+            row = TieBreakRow.objects.create(
+                stage=stage,
+                table=table,
+                method=TieBreakMethod(method).value,
+                order=order,
+                note=note.strip(),
+                recorded_by=by if isinstance(by, User) else None,
+            )
+            table_id = table.pk if table is not None else None
+            results_change(event_id=stage.event_id, table_id=table_id, reason="settings")
+            return row
+        raise RuleViolation(
+            _("List each of %(players)s once, best first."),
+            code="tie_break_order",
+            players=tie.names,
+        )
+    raise RuleViolation(
+        _("There is no tie to settle there (any more): look at the stage again."),
+        code="tie_break_no_tie",
+    )
+
+
+def _placing_json(placing: StagePlacing[int]) -> dict[str, Any]:
+    return {
+        "player": placing.player,
+        "name": placing.name,
+        "key": list(placing.key),
+        "table": placing.table,
+        "place": placing.place,
+        "shared": placing.shared,
+    }
+
+
+def _tie_json(tie_break: TieBreak[int] | None) -> dict[str, Any] | None:
+    if tie_break is None:
+        return None
+    return {
+        "method": tie_break.method.value,
+        "order": list(tie_break.order),
+        "note": tie_break.note,
+    }
+
+
+def _outcome_json(outcome: Outcome[int], lucky: bool) -> dict[str, Any]:
+    return {
+        **_placing_json(outcome.placing),
+        "advances": outcome.advances,
+        "reason": outcome.reason.value,
+        "tie_break": _tie_json(outcome.tie_break),
+        "replaces": [[entry.player, entry.name] for entry in outcome.replaces],
+        "lucky_loser": lucky,
+    }
+
+
+def outcome_json(advancement: Advancement[int]) -> dict[str, Any]:
+    """What `Stage.outcome` keeps: every player's outcome, the stage ranking, the champion."""
+    return {
+        "advancers": [
+            _outcome_json(o, o.reason is Reason.LUCKY_LOSER) for o in advancement.advancers
+        ],
+        "eliminated": [_outcome_json(o, False) for o in advancement.eliminated],
+        "ranking": [[_placing_json(p) for p in group] for group in advancement.ranking],
+        "champion": advancement.champion,
+        "next_sizes": list(advancement.next_sizes),
+        "table_count": advancement.table_count,
+        "lucky_losers": advancement.lucky_losers,
+    }
+
+
+@locked_write
+def championship_stage_close(
+    *, stage: Stage, by: User | AnonymousUser, seed: int | None = None
+) -> Stage:
+    """Close a seated championship stage: store who went on and why, and either crown the
+    champion (the event is finished) or draw the next stage as a preview (seeded, stored),
+    which the director confirms, swaps or redraws like the first draw.
+
+    Locks event → stage → its tables, and judges the stage only while holding them, so no
+    score saved meanwhile slips past the judgement. Returns the next stage, or the closed
+    one when the championship is over. A constant number of queries whatever the size.
+    """
+    event_id = Stage.objects.filter(pk=stage.pk).values_list("event_id", flat=True).get()
+    event = Event.objects.select_for_update(of=("self",)).select_related("club").get(pk=event_id)
+    _refuse_unless_director(event, by)
+    stage = Stage.objects.select_for_update(of=("self",)).get(pk=stage.pk)
+    stage.event = event
+    list(Table.objects.filter(stage=stage).select_for_update(of=("self",)).order_by("pk"))
+    if (
+        stage.status != StageStatus.CONFIRMED
+        or event.stages.filter(number__gt=stage.number).exists()
+    ):
+        raise RuleViolation(
+            _("This stage is not in play: it is still a draw preview, or already closed."),
+            code="stage_not_in_play",
+        )
+    state = _close_state(stage)
+    if state.advancement is None:
+        assert state.refusal is not None
+        raise state.refusal
+    advancement = state.advancement
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    stage.outcome = outcome_json(advancement)
+    stage.closed_at = timezone.now()
+    stage.status = StageStatus.FINISHED
+    stage.save(update_fields=["outcome", "closed_at", "status"])
+    results_change(event_id=event.pk, reason="stage_closed")
+    if advancement.over:
+        event_finish(event=event)
+        return stage
+    bounds: TableBounds = _options(stage)["bounds"]
+    seating = next_stage(advancement, bounds=bounds, seed=seed)
+    following = Stage.objects.create(
+        event=event,
+        number=stage.number + 1,
+        seed=seed,
+        status=StageStatus.PREVIEW,
+        format=dict(stage.format),
+    )
+    stage_tables_create(stage=following, groups=seating)
+    return following
+
+
+# -- the bracket --------------------------------------------------------------------------------
+
+
+def _placing(row: dict[str, Any]) -> StagePlacing[int]:
+    return StagePlacing(
+        player=row["player"],
+        name=row["name"],
+        key=tuple(row.get("key", ())),
+        table=row["table"],
+        place=row["place"],
+        shared=row["shared"],
+    )
+
+
+def stored_outcome(row: dict[str, Any]) -> Outcome[int]:
+    """An outcome as `Stage.outcome` keeps it, for its reason in the reader's words."""
+    tie = row.get("tie_break")
+    return Outcome(
+        placing=_placing(row),
+        advances=row["advances"],
+        reason=Reason(row["reason"]),
+        tie_break=TieBreak(TieBreakMethod(tie["method"]), tuple(tie["order"]), tie["note"])
+        if tie
+        else None,
+        replaces=tuple(TablePlayer(player, name) for player, name in row.get("replaces", [])),
+    )
+
+
+def stored_advancement(outcome: dict[str, Any]) -> Advancement[int]:
+    """The parts of a closed stage's advancement the final ranking reads."""
+    return Advancement(
+        advancers=tuple(stored_outcome(row) for row in outcome.get("advancers", [])),
+        eliminated=tuple(stored_outcome(row) for row in outcome.get("eliminated", [])),
+        ranking=tuple(
+            tuple(_placing(row) for row in group) for group in outcome.get("ranking", [])
+        ),
+        next_sizes=tuple(outcome.get("next_sizes", [])),
+        champion=outcome.get("champion"),
+        table_count=outcome.get("table_count", 0),
+        lucky_losers=outcome.get("lucky_losers", 0),
+    )
+
+
+@dataclass
+class BracketSeat:
+    name: str
+    total: int
+    advances: bool = False
+    lucky_loser: bool = False
+    champion: bool = False
+
+
+@dataclass
+class BracketTable:
+    number: int
+    seats: list[BracketSeat]
+    finished: bool
+
+
+@dataclass
+class BracketStage:
+    number: int
+    status: str
+    tables: list[BracketTable]
+    closed: bool
+
+
+@dataclass
+class Bracket:
+    stages: list[BracketStage]
+    champion: str | None
+    ranking: list[RankedPlayer[int]]
+
+
+def championship_bracket(*, event: Event) -> Bracket:
+    """Every seated stage of the championship, its tables with who sat there and their
+    totals, who went on (marked), the champion and, once over, the final ranking. Three
+    queries whatever the number of stages and tables."""
+    stages = list(
+        event.stages.filter(status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED])
+        .order_by("number")
+        .prefetch_related(
+            Prefetch(
+                "tables",
+                queryset=Table.objects.order_by("number").prefetch_related(
+                    Prefetch("seats", queryset=Seat.objects.select_related("player")),
+                    Prefetch("deals", queryset=Deal.objects.order_by("number")),
+                ),
+            )
+        )
+    )
+    variant = event.variant
+    out: list[BracketStage] = []
+    champion: str | None = None
+    closed: list[Advancement[int]] = []
+    for stage in stages:
+        outcome = stage.outcome or {}
+        going = {row["player"]: row for row in outcome.get("advancers", [])}
+        # A closed stage shows each table in its final order, the recorded tie-breaks applied.
+        placed = {
+            row["player"]: row["place"]
+            for row in (*outcome.get("advancers", []), *outcome.get("eliminated", []))
+        }
+        winner = outcome.get("champion")
+        tables = []
+        for table in stage.tables.all():
+            seats = sorted(table.seats.all(), key=lambda seat: seat.position)
+            sheet = _standing_sheet(table, seats, variant)
+            rows = []
+            ordered = sorted(sheet.rows, key=lambda row: placed.get(row["seat"].player_id, 0))
+            for row in ordered:
+                player = row["seat"].player_id
+                rows.append(
+                    BracketSeat(
+                        name=row["seat"].player.name,
+                        total=row["total"],
+                        advances=player in going,
+                        lucky_loser=bool(going.get(player, {}).get("lucky_loser")),
+                        champion=player == winner,
+                    )
+                )
+                if player == winner:
+                    champion = row["seat"].player.name
+            tables.append(BracketTable(table.number, rows, sheet.standing.finished))
+        out.append(BracketStage(stage.number, stage.status, tables, bool(outcome)))
+        if outcome:
+            closed.append(stored_advancement(outcome))
+    ranking: list[RankedPlayer[int]] = []
+    if closed and closed[-1].over:
+        ranking = list(final_ranking(closed))
+    return Bracket(stages=out, champion=champion, ranking=ranking)
+
+
+def _standing_sheet(table: Table, seats: list[Seat], variant: Any) -> TableSheet:
+    deals = list(table.deals.all())
+    standing, problem = standing_and_problem(variant, len(seats), deal_scores(deals))
+    return TableSheet(table, seats, deals, standing, variant, problem)
+
+
+# -- the manage page's "Close stage N" ------------------------------------------------------------
+
+
+@dataclass
+class AdvancerRow:
+    """One player going on, as the preview shows them: total and the reason in words."""
+
+    name: str
+    total: int
+    reason: str
+    tie_break: bool
+    lucky_loser: bool
+
+
+@dataclass
+class CloseSection:
+    stage: Stage
+    state: CloseState
+    advancers: list[AdvancerRow]
+    # The refusal in the reader's words (None when the stage can close).
+    refusal: str | None
+
+    @property
+    def over(self) -> bool:
+        return self.state.advancement is not None and self.state.advancement.over
+
+    @property
+    def next_number(self) -> int:
+        return self.stage.number + 1
+
+
+def championship_close_section(*, event: Event) -> CloseSection | None:
+    """What "Close stage N" shows (None when no stage is seated and open): who goes on, each
+    with the total and why, or why not yet, with the ties to settle."""
+    stage = championship_stage_to_close(event=event)
+    if stage is None:
+        return None
+    state = _close_state(stage)
+    totals = {
+        seat.player_id: sheet.standing.totals[seat.position]
+        for sheet in state.sheets
+        for seat in sheet.seats
+    }
+    rows = []
+    if state.advancement is not None:
+        for outcome in state.advancement.advancers:
+            rows.append(
+                AdvancerRow(
+                    name=outcome.name,
+                    total=totals.get(outcome.player, 0),
+                    reason=outcome.text.text(gettext),
+                    tie_break=outcome.tie_break is not None,
+                    lucky_loser=outcome.reason is Reason.LUCKY_LOSER,
+                )
+            )
+    refusal = violation_text(state.refusal) if state.refusal is not None else None
+    return CloseSection(stage=stage, state=state, advancers=rows, refusal=refusal)
+
+
+# -- a closed stage whose scores were corrected -------------------------------------------------
+
+
+@dataclass
+class StageDrift:
+    """What judging a closed stage again would decide differently from what its closing
+    stored: who would go on instead of whom, another champion, or no judgement at all (a
+    new tie, a table no longer finished). The site never re-seats by itself: the director
+    decides, and `decisions` keeps what they decided."""
+
+    stage: Stage
+    # (player, name): going on now but not then, and going on then but not now.
+    instead: list[tuple[int, str]]
+    of: list[tuple[int, str]]
+    champion: tuple[str | None, str | None] | None
+    refusal: str | None
+    decisions: list[dict[str, Any]]
+    # (name, place then, place now) of every player whose place in the stage's ranking, and
+    # so in the final ranking, would change: "Aino 5 → =4".
+    moved: list[tuple[str, str, str]] = field(default_factory=list)
+
+    @property
+    def seen(self) -> dict[str, Any]:
+        """The drift as a decision records it (JSON), and as it is recognised again."""
+        return {
+            "instead": [list(entry) for entry in self.instead],
+            "of": [list(entry) for entry in self.of],
+            "champion": list(self.champion) if self.champion else None,
+            "refusal": self.refusal,
+            "moved": [list(entry) for entry in self.moved],
+        }
+
+    @property
+    def token(self) -> str:
+        """Names exactly this drift on the page, so a decision is never taken on another."""
+        return hashlib.sha256(json.dumps(self.seen, sort_keys=True).encode()).hexdigest()[:16]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.instead or self.of or self.champion or self.refusal or self.moved)
+
+    @property
+    def decided(self) -> dict[str, Any] | None:
+        """The director's decision on exactly this drift, if there is one."""
+        seen = self.seen
+        return next((d for d in reversed(self.decisions) if d.get("seen") == seen), None)
+
+    @property
+    def instead_names(self) -> str:
+        return ", ".join(name for _player, name in self.instead)
+
+    @property
+    def of_names(self) -> str:
+        return ", ".join(name for _player, name in self.of)
+
+
+def _replaced(outcome: dict[str, Any]) -> frozenset[int]:
+    # Who the closing found withdrawn: judged again with the same no-shows, a withdrawal
+    # since then is not mistaken for a change of score.
+    return frozenset(
+        int(player)
+        for row in outcome.get("advancers", [])
+        for player, _name in row.get("replaces", [])
+    )
+
+
+def _stage_drift(stage: Stage) -> StageDrift:
+    outcome = stage.outcome or {}
+    state = _close_state(stage, no_shows=_replaced(outcome))
+    decisions = list(outcome.get("decisions", []))
+    if state.advancement is None:
+        assert state.refusal is not None
+        return StageDrift(stage, [], [], None, violation_text(state.refusal), decisions)
+    before = {row["player"]: row["name"] for row in outcome.get("advancers", [])}
+    now = {o.player: o.name for o in state.advancement.advancers}
+    instead = sorted((p, n) for p, n in now.items() if p not in before)
+    of = sorted((p, n) for p, n in before.items() if p not in now)
+    champion = None
+    if outcome.get("champion") != state.advancement.champion:
+        names = {**before, **now}
+        champion = (
+            names.get(outcome["champion"]) if outcome.get("champion") else None,
+            names.get(state.advancement.champion) if state.advancement.champion else None,
+        )
+    then = _ranking_places(
+        [[(r["player"], r["name"]) for r in g] for g in outcome.get("ranking", [])]
+    )
+    places = _ranking_places([[(p.player, p.name) for p in g] for g in state.advancement.ranking])
+    moved = sorted(
+        (name, then[player][1], label)
+        for player, (name, label) in places.items()
+        if player in then and then[player][1] != label
+    )
+    return StageDrift(stage, instead, of, champion, None, decisions, moved)
+
+
+def _ranking_places(groups: Sequence[Sequence[tuple[int, str]]]) -> dict[int, tuple[str, str]]:
+    """Each player's (name, place label) in a stage ranking of shared-place groups."""
+    places: dict[int, tuple[str, str]] = {}
+    place = 1
+    for group in groups:
+        label = place_text(place, len(group) > 1)
+        for player, name in group:
+            places[player] = (name, label)
+        place += len(group)
+    return places
+
+
+def closed_stage_drift(*, event: Event) -> list[StageDrift]:
+    """Every closed stage of a championship still in play whose corrected scores would now
+    decide otherwise (decided or not), in stage order. One query, and four per closed stage."""
+    if event.format != EventFormat.CHAMPIONSHIP or event.status == EventStatus.FINISHED:
+        return []
+    drifts = []
+    for stage in event.stages.filter(status=StageStatus.FINISHED).order_by("number"):
+        stage.event = event
+        drift = _stage_drift(stage)
+        if drift.changed:
+            drifts.append(drift)
+    return drifts
+
+
+# The director's choices on a drifted closed stage. ("Reopen": judging the stage again and
+# redrawing what follows it, is not offered yet.)
+DRIFT_KEPT = "kept"
+DRIFT_CHOICES = (DRIFT_KEPT,)
+
+
+@locked_write
+def closed_stage_decision_record(
+    *, stage: Stage, by: User | AnonymousUser, choice: str, token: str | None = None
+) -> Stage:
+    """The director decides on a closed stage that corrected scores would now judge
+    otherwise: "kept" keeps what the closing decided (nothing is re-seated), and the stage
+    keeps who decided, when, and on what. `token` is the drift the page showed: when the
+    scores changed again meanwhile, nothing is recorded."""
+    event_id = Stage.objects.filter(pk=stage.pk).values_list("event_id", flat=True).get()
+    event = Event.objects.select_for_update(of=("self",)).select_related("club").get(pk=event_id)
+    _refuse_unless_director(event, by)
+    stage = Stage.objects.select_for_update(of=("self",)).get(pk=stage.pk)
+    stage.event = event
+    if choice not in DRIFT_CHOICES:
+        raise ValueError(f"unknown decision {choice!r}")
+    if stage.status != StageStatus.FINISHED or event.status == EventStatus.FINISHED:
+        raise RuleViolation(_("This stage is not closed."), code="stage_not_closed")
+    drift = _stage_drift(stage)
+    if not drift.changed or (token is not None and token != drift.token):
+        raise RuleViolation(
+            _("The scores of this stage changed again: look at it again."),
+            code="drift_changed",
+        )
+    assert isinstance(by, User)
+    outcome = dict(stage.outcome or {})
+    outcome["decisions"] = [
+        *outcome.get("decisions", []),
+        {
+            "by": {"id": by.pk, "name": by.get_full_name() or by.get_username()},
+            "at": timezone.now().isoformat(),
+            "seen": drift.seen,
+            "choice": choice,
+        },
+    ]
+    stage.outcome = outcome
+    stage.save(update_fields=["outcome"])
+    return stage

@@ -1,0 +1,65 @@
+"""The director's manage page of an event (everything the event's format asks of them, in
+one place) and the event's finish."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from core.i18n import violation_text
+from formats.finish import event_finish, event_finish_refusal
+from rules import RuleViolation, describe_options
+from scoring.confirmation import locked_pins
+from scoring.selectors import event_sheets, flagged_confirmations
+from tournaments.forms import GuestForm, LateSeatingForm, PlayerPickerForm
+from tournaments.permissions import event_for, manage_page
+from tournaments.selectors import (
+    event_draw_state,
+    event_registrations,
+    late_arrivals,
+    player_picker,
+)
+from tournaments.tables import registration_table
+
+
+@login_required
+def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
+    picker = PlayerPickerForm(request.GET)
+    late = late_arrivals(event=event)
+    context = {
+        "event": event,
+        "club": event.club,
+        "rules": describe_options(event.variant, gettext),
+        "registrations": event_registrations(event=event),
+        "registration_table": registration_table(request=request, event=event),
+        "picker_form": picker,
+        "picker": player_picker(event=event, **picker.filters()),
+        "guest_form": GuestForm(),
+        "late": late,
+        "late_form": LateSeatingForm(late=late) if late and late.seatable else None,
+        "sheets": event_sheets(event=event),
+        "finish_refusal": event_finish_refusal(event=event),
+        "flagged": flagged_confirmations(event=event),
+        "locked_pins": locked_pins(event=event),
+        **event_draw_state(event=event),
+    }
+    return render(request, "tournaments/event_manage.html", context)
+
+
+@login_required
+@require_POST
+def event_finish_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
+    try:
+        event_finish(event=event)
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+    else:
+        messages.success(request, _("The event is finished; its tables' links are closed."))
+    return manage_page(slug, event_id)

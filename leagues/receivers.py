@@ -1,0 +1,59 @@
+"""What a results change does to a season's league table: marked out of date, recomputed on
+commit. So does an event of the season edited or deleted (its name and date are in the table)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
+
+from leagues.selectors import COUNTED_STATUSES
+from leagues.services import league_mark_stale
+from leagues.tasks import league_recompute_queue
+from tournaments.changes import results_changed
+from tournaments.models import Event
+
+# A change the table hears of even from a private event: it became countable or stopped.
+ALWAYS = frozenset({"event_finished", "publication"})
+
+
+@receiver(results_changed, dispatch_uid="leagues.receivers.season_stale")
+def season_stale(sender: Any, *, event_id: int, reason: str, **kwargs: Any) -> None:
+    """Only an event of a season that is in play or finished feeds its table (a published
+    one, or one just published or taken back private): an event of no season, a private
+    one, or one still taking registrations changes no table and costs no write."""
+    event = Event.objects.filter(pk=event_id).values("season_id", "status", "published_at").first()
+    if event is None or event["season_id"] is None or event["status"] not in COUNTED_STATUSES:
+        return
+    if event["published_at"] is None and reason not in ALWAYS:
+        return
+    _mark(event["season_id"])
+
+
+def _counted(event: Event) -> bool:
+    return (
+        event.season_id is not None
+        and event.status in COUNTED_STATUSES
+        and event.published_at is not None
+    )
+
+
+@receiver(post_save, sender=Event, dispatch_uid="leagues.receivers.event_saved")
+def event_saved(sender: Any, instance: Event, created: bool, **kwargs: Any) -> None:
+    """An event edited (renamed, given another date or settings) shows so in its season's
+    table: the table stores each event's name and date with its rows."""
+    if not created and instance.season_id is not None and _counted(instance):
+        _mark(instance.season_id)
+
+
+@receiver(post_delete, sender=Event, dispatch_uid="leagues.receivers.event_deleted")
+def event_deleted(sender: Any, instance: Event, **kwargs: Any) -> None:
+    """A deleted event leaves its season's table."""
+    if instance.season_id is not None:
+        _mark(instance.season_id)
+
+
+def _mark(season_id: int) -> None:
+    league_mark_stale(season_id=season_id)
+    league_recompute_queue(season_id=season_id)

@@ -1,0 +1,11 @@
+"""The printing app: printed sheets and print jobs."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class PrintingConfig(AppConfig):
+    name = "printing"
+    verbose_name = _("Printing")

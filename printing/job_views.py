@@ -1,0 +1,100 @@
+"""Print jobs for the club's directors: start a batch, follow it, download it, retry it."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from core.i18n import violation_text
+from core.tasks import QueueUnavailable
+from printing.forms import PrintJobForm
+from printing.jobs import (
+    print_job_filename,
+    print_job_request,
+    print_job_retry,
+    print_job_state,
+)
+from printing.models import PrintJob
+from printing.pdf import PDF
+from rules import RuleViolation
+from tournaments.permissions import event_for, manage_page
+
+
+def _director_job(request: HttpRequest, slug: str, event_id: int, job_id: int) -> PrintJob:
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
+    return get_object_or_404(PrintJob.objects.select_related("event__club"), pk=job_id, event=event)
+
+
+def _job_page(job: PrintJob) -> HttpResponse:
+    return redirect("print_job", job.event.club.slug, job.event_id, job.pk)
+
+
+@login_required
+@require_POST
+def print_job_start(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    event = event_for(slug=slug, event_id=event_id, user=request.user)
+    form = PrintJobForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Pick what to print."))
+        return manage_page(slug, event_id, "print")
+    params = {"stage": form.cleaned_data["stage"], "language": get_language()}
+    try:
+        job = print_job_request(
+            event=event, kind=form.cleaned_data["kind"], params=params, by=request.user
+        )
+    except (QueueUnavailable, RuleViolation) as error:
+        text = error.message if isinstance(error, QueueUnavailable) else violation_text(error)
+        messages.error(request, text)
+        return manage_page(slug, event_id, "print")
+    return _job_page(job)
+
+
+@login_required
+@require_GET
+def print_job_page(request: HttpRequest, slug: str, event_id: int, job_id: int) -> HttpResponse:
+    """The job's progress (tables done of all); polls itself until the job ends."""
+    job = _director_job(request, slug, event_id, job_id)
+    context = {
+        "job": job,
+        "event": job.event,
+        "club": job.event.club,
+        "state": print_job_state(job),
+    }
+    partial = request.headers.get("HX-Request")
+    template = "printing/_job_progress.html" if partial else "printing/job.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_GET
+def print_job_download(request: HttpRequest, slug: str, event_id: int, job_id: int) -> FileResponse:
+    job = _director_job(request, slug, event_id, job_id)
+    if print_job_state(job).kind != "done":
+        raise Http404(_("This print job has no file (yet)."))
+    try:
+        handle = job.file.open("rb")
+    except FileNotFoundError as error:  # removed from the disk by hand: ask for a new one
+        raise Http404(_("This print job has no file (yet).")) from error
+    return FileResponse(
+        handle, as_attachment=True, filename=print_job_filename(job), content_type=PDF
+    )
+
+
+@login_required
+@require_POST
+def print_job_retry_view(
+    request: HttpRequest, slug: str, event_id: int, job_id: int
+) -> HttpResponse:
+    job = _director_job(request, slug, event_id, job_id)
+    try:
+        job = print_job_retry(job=job)
+    except QueueUnavailable as error:
+        messages.error(request, error.message)
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+    return _job_page(job)

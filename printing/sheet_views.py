@@ -1,0 +1,56 @@
+"""A director's downloads of one table's printed sheet: the blank score sheet (pre-filled
+with the table's players and the game's deals) and the filled result sheet."""
+
+from __future__ import annotations
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
+
+from printing.pdf import PAPERS, PrintFile
+from printing.sheets import table_sheet_file
+from tournaments.models import Table
+from tournaments.permissions import table_for
+
+
+class SheetOptionsForm(forms.Form):
+    """What a download may ask for: the language (else the club's) and the paper (else the
+    site's setting). A value the site does not offer is ignored, never an error."""
+
+    lang = forms.ChoiceField(label=_("language"), choices=settings.LANGUAGES, required=False)
+    paper = forms.ChoiceField(label=_("paper"), choices=[(p, p) for p in PAPERS], required=False)
+
+    def options(self, table: Table) -> tuple[str, str | None]:
+        """(language, paper) of the download: the reader's ask, else the club's language."""
+        data = self.cleaned_data if self.is_valid() else {}
+        language = data.get("lang") or table.stage.event.club.language or settings.LANGUAGE_CODE
+        return language, data.get("paper") or None
+
+
+def _download(printed: PrintFile) -> HttpResponse:
+    response = HttpResponse(printed.content, content_type=printed.mime)
+    response["Content-Disposition"] = f'inline; filename="{printed.filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _sheet(
+    request: HttpRequest, slug: str, event_id: int, table_id: int, *, filled: bool
+) -> HttpResponse:
+    table = table_for(slug=slug, event_id=event_id, table_id=table_id, user=request.user)
+    language, size = SheetOptionsForm(request.GET).options(table)
+    return _download(table_sheet_file(table=table, filled=filled, language=language, size=size))
+
+
+@login_required
+def table_sheet_pdf(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
+    """The table's score sheet to write on, pre-filled (`?lang=`, `?paper=`)."""
+    return _sheet(request, slug, event_id, table_id, filled=False)
+
+
+@login_required
+def table_result_pdf(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
+    """The table's result sheet: every deal as entered, the totals, the winner."""
+    return _sheet(request, slug, event_id, table_id, filled=True)

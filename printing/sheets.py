@@ -1,0 +1,424 @@
+"""Printed table sheets: the table's score sheet and its filled result sheet, as PDFs.
+
+The **score sheet** is what lies on the table before the first deal: the event, the stage,
+the table, the players in seat order, the first dealer and the dealing order, and one row
+per deal in the order of the phone's deal form (who went out, each hand's penalty and buys,
+the running total), so paper and phone can be used side by side. Each game family has its
+own grid (`SHEET_PARTIALS`, chosen by `Variant.family` as `scoring.entry` does): the
+contract games' rows with their contracts and cards dealt, Gin Römi's match sheet with its
+settlement box, Tízlapos Römi's buli sheet with the elimination line and the unit ledger.
+Below the grid: a signature line per player, the card values and the event's rules in small
+print, and the table's QR code to its score-entry page.
+
+The **result sheet** is a finished table's deals as entered, the running totals, the winner
+and whether each deal was confirmed.
+
+`table_sheets_pdf` prints any number of tables in one document (one WeasyPrint run, a
+constant number of queries); each table's sheet starts on a new page and is never split
+with another's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import segno
+from django.conf import settings
+from django.db.models import Prefetch
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import slugify
+from django.utils.translation import gettext
+
+from printing.pdf import PDF, PrintFile, render_pdf
+from rules import describe_options
+from scoring.entry import ENDING_WORDS, SPECIAL_WORDS
+from scoring.i18n import contract_text
+from scoring.judge import deal_scores, ravaytys_out, standing_and_problem
+from scoring.models import Deal
+from scoring.selectors import TableSheet, _sheet
+from tournaments.models import Seat, Table
+
+TEMPLATE = "print/table_sheet.html"
+
+# Each entry family's grid on the blank sheet (the engine's `Variant.family`).
+SHEET_PARTIALS: Mapping[str, str] = {
+    "contract": "print/_sheet_contract.html",
+    "gin": "print/_sheet_gin.html",
+    "tizlapos": "print/_sheet_tizlapos.html",
+}
+RESULT_PARTIAL = "print/_result.html"
+
+# Rows to write in for the games with no fixed number of deals.
+OPEN_ROWS: Mapping[str, int] = {"gin": 10, "tizlapos": 11}
+
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_sign(token: object) -> str:
+    """A card as typed ("9H") with its suit sign ("9♥"); anything else as it is."""
+    text = str(token)
+    return text[:-1] + SUIT_SIGNS[text[-1]] if text[-1:] in SUIT_SIGNS else text
+
+
+CARD_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+@dataclass
+class DealLine:
+    """One deal of the sheet: blank (number, contract, cards, dealer) or as entered."""
+
+    number: int
+    dealer: str
+    contract: str = ""
+    cards: int | None = None
+    # As entered (the result sheet): per seat in seat order.
+    points: list[int | None] = field(default_factory=list)
+    totals: list[int | None] = field(default_factory=list)
+    buys: list[int | None] = field(default_factory=list)
+    detail: str = ""
+    status: str = ""
+    voided: bool = False
+    confirmed: bool = False
+
+    @property
+    def cells(self) -> list[dict[str, int | None]]:
+        """Per seat, in seat order: the deal's points, buys and the running total."""
+
+        def at(values: list[int | None], index: int) -> int | None:
+            return values[index] if index < len(values) else None
+
+        return [
+            {"points": at(self.points, i), "buys": at(self.buys, i), "total": at(self.totals, i)}
+            for i in range(len(self.points))
+        ]
+
+
+@dataclass
+class PrintedSheet:
+    """Everything one table's printed sheet shows, in the reader's language."""
+
+    sheet: TableSheet
+    partial: str
+    family: str
+    event_name: str
+    club_name: str
+    date: Any
+    stage: int
+    table: int
+    seats: list[Seat]
+    first_dealer: str
+    dealing_order: list[str]
+    lines: list[DealLine]
+    card_values: list[tuple[str, int]]
+    rules: list[list[tuple[str, str]]]
+    entry_url: str
+    qr_svg: SafeString
+    filled: bool
+    game: str
+    facts: list[tuple[str, str]] = field(default_factory=list)
+    winner: str = ""
+    results: list[dict[str, Any]] = field(default_factory=list)
+    status_counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def crowded(self) -> bool:
+        """Five or six players: the column heads are set smaller to fit."""
+        return len(self.seats) > 4
+
+    @property
+    def player_width(self) -> float:
+        """Per player's column group, in percent of the grid (the deal columns take 28)."""
+        return 72 / max(len(self.seats), 1)
+
+    @property
+    def contract_columns(self) -> tuple[str, str]:
+        """The contract grid's penalty and buys columns, in percent of the grid (the running
+        total takes the rest of the player's group: its head is the longest word, as
+        Yhteensä or Összesen). Strings, so that no language's decimal comma reaches CSS."""
+        return f"{self.player_width * 0.3:.2f}", f"{self.player_width * 0.28:.2f}"
+
+
+def _sheets(tables: Sequence[Table]) -> list[TableSheet]:
+    """Each table's sheet, in the order given, in three queries however many tables."""
+    found = (
+        Table.objects.filter(pk__in=[table.pk for table in tables])
+        .select_related("stage__event__club")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+            Prefetch("deals", queryset=Deal.objects.order_by("number")),
+        )
+    )
+    by_pk = {table.pk: table for table in found}
+    sheets = []
+    for table in tables:
+        row = by_pk[table.pk]
+        seats, deals = list(row.seats.all()), list(row.deals.all())
+        sheets.append(_sheet(row, seats, deals, row.stage.event.variant))
+    return sheets
+
+
+def _card_values(variant: Any) -> list[tuple[str, int]]:
+    """The penalty table as (card, points), in the order of a suit, then the wild cards."""
+    table = variant.penalty_table
+    values = [(key, table[key]) for key in CARD_ORDER if key in table]
+    if variant.jokers and "JOKER" in table:
+        values.append((gettext("joker"), table["JOKER"]))
+    if variant.wild_black_twos and "BLACK_TWO" in table:
+        values.append((gettext("black 2"), table["BLACK_TWO"]))
+    return values
+
+
+def _house_rules(variant: Any) -> list[list[tuple[str, str]]]:
+    """The event's rules in plain words, as its "Rules of this event" list gives them,
+    without the rows the sheet already prints (each deal's contract, the card values), in
+    two halves side by side (cheaper for WeasyPrint than CSS columns)."""
+    shown = {gettext("Card values")}
+    shown |= {gettext("Deal %(number)d") % {"number": n} for n in range(1, len(variant.deals) + 1)}
+    rows = [row for row in describe_options(variant, gettext) if row[0] not in shown]
+    half = (len(rows) + 1) // 2
+    return [rows[:half], rows[half:]]
+
+
+def _qr(url: str) -> SafeString:
+    # segno's own SVG, made here from the table's address: no markup of anyone else's.
+    return mark_safe(segno.make(url, error="m").svg_inline(scale=3, border=2))
+
+
+def _facts(family: str, variant: Any) -> list[tuple[str, str]]:
+    """The game's numbers the blank grid needs besides the card values."""
+    if family == "gin":
+        return [
+            (gettext("Game to"), str(variant.gin_target)),
+            (gettext("Per deal won"), str(variant.gin_settle_per_deal)),
+            (gettext("Game bonus"), str(variant.gin_settle_game)),
+            (gettext("Shutout bonus"), str(variant.gin_settle_shutout)),
+        ]
+    if family == "tizlapos":
+        return [
+            (gettext("Out at"), str(variant.tiz_elimination)),
+            (gettext("Re-entry"), str(variant.tiz_reentry_units)),
+            (gettext("Römi"), str(variant.tiz_romi_units)),
+            (gettext("Knock"), str(variant.tiz_knock_units)),
+            (gettext("Last survivor"), str(variant.tiz_last_survivor_units)),
+        ]
+    return []
+
+
+def _detail(family: str, deal: Deal, names: list[str]) -> str:
+    """How the deal went, in words: who went out (or knocked, or won) and how."""
+    entry = deal.entry if isinstance(deal.entry, dict) else {}
+
+    def name(value: object) -> str:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+            return names[value]
+        return ""
+
+    words: list[str] = []
+    if family == "contract":
+        if name(entry.get("out")):
+            words.append(gettext("%(name)s went out") % {"name": name(entry.get("out"))})
+        if ravaytys_out(deal.flags) is not None:
+            words.append(gettext("räväytys"))
+    else:
+        ending = entry.get("ending")
+        if isinstance(ending, str):
+            words.append(str(ENDING_WORDS.get(ending, ending)))
+            if entry.get("knock_card"):
+                words.append(card_sign(entry["knock_card"]))
+        who = name(entry.get("by") if family == "gin" else entry.get("winner"))
+        if who:
+            words.append(who)
+        if family == "gin" and entry.get("upper"):
+            words.append(gettext("upper card %(card)s") % {"card": card_sign(entry["upper"])})
+        if family == "tizlapos":
+            for index, player in enumerate(entry.get("players") or []):
+                if not isinstance(player, dict):
+                    continue
+                special = player.get("special")
+                if special:
+                    words.append(f"{name(index)}: {SPECIAL_WORDS.get(special, special)}")
+                if player.get("reenter"):
+                    words.append(gettext("%(name)s buys back in") % {"name": name(index)})
+                if player.get("drop_out"):
+                    words.append(gettext("%(name)s drops out") % {"name": name(index)})
+    return ", ".join(words)
+
+
+def _status(deal: Deal) -> str:
+    if deal.is_voided:
+        return gettext("voided")
+    return gettext("confirmed") if deal.is_confirmed else gettext("not confirmed")
+
+
+def _filled_lines(sheet: TableSheet, family: str) -> list[DealLine]:
+    """Every deal as entered, with the running totals the engine gives after it."""
+    names = [seat.player.name for seat in sheet.seats]
+    seats = len(sheet.seats)
+    variant = sheet.variant
+    rows = deal_scores(sheet.deals)
+    lines = []
+    counted = 0
+    for deal in sheet.deals:
+        dealer = sheet.dealer(deal.number)
+        points = deal.points if isinstance(deal.points, list) else []
+        present = (deal.flags or {}).get("present")
+        if isinstance(present, list) and len(present) == len(points):
+            # A seat out of the buli (Tízlapos Römi) played no part in the deal.
+            points = [p if here is True else None for p, here in zip(points, present, strict=True)]
+        line = DealLine(
+            number=deal.number,
+            dealer=dealer.player.name if dealer else "",
+            contract=contract_text(deal.contract),
+            cards=(
+                variant.cards_dealt[deal.number - 1]
+                if variant.is_contract_game and deal.number <= len(variant.cards_dealt)
+                else None
+            ),
+            points=[points[i] if i < len(points) else None for i in range(seats)],
+            detail=_detail(family, deal, names),
+            status=_status(deal),
+            voided=deal.is_voided,
+            confirmed=deal.is_confirmed,
+        )
+        entry = deal.entry if isinstance(deal.entry, dict) else {}
+        players = entry.get("players") if family == "contract" else None
+        if isinstance(players, list):
+            line.buys = [
+                p.get("buys") if isinstance(p, dict) else None for p in players[:seats]
+            ] + [None] * max(0, seats - len(players))
+        if not deal.is_voided:
+            counted += 1
+            after, _problem = standing_and_problem(variant, seats, rows[:counted])
+            line.totals = list(after.totals)
+        lines.append(line)
+    return lines
+
+
+def _blank_lines(sheet: TableSheet, family: str) -> list[DealLine]:
+    variant = sheet.variant
+
+    def dealer(number: int) -> str:
+        seat = sheet.dealer(number)
+        return seat.player.name if seat else ""
+
+    if variant.is_contract_game:
+        return [
+            DealLine(
+                number=number,
+                dealer=dealer(number),
+                contract=contract.describe(gettext),
+                cards=variant.cards_dealt[number - 1]
+                if number <= len(variant.cards_dealt)
+                else None,
+            )
+            for number, contract in enumerate(variant.deals, 1)
+        ]
+    return [DealLine(number=n, dealer=dealer(n)) for n in range(1, OPEN_ROWS[family] + 1)]
+
+
+def _results(sheet: TableSheet) -> list[dict[str, Any]]:
+    ledger = sheet.standing.ledger
+    rows = sheet.rows
+    for row in rows:
+        position = row["seat"].position
+        row["reentries"] = ledger.reentries[position] if ledger else None
+    return rows
+
+
+@dataclass
+class _EventTexts:
+    """What every table of one event prints alike, worked out once per document."""
+
+    card_values: list[tuple[str, int]]
+    rules: list[list[tuple[str, str]]]
+    facts: list[tuple[str, str]]
+    game: str
+
+
+def _event_texts(variant: Any) -> _EventTexts:
+    return _EventTexts(
+        card_values=_card_values(variant),
+        rules=_house_rules(variant),
+        facts=_facts(variant.family, variant),
+        game=gettext(variant.name),
+    )
+
+
+def printed_sheet(
+    sheet: TableSheet, *, filled: bool, texts: _EventTexts | None = None
+) -> PrintedSheet:
+    """What `sheet`'s printed page shows, in the active language. No queries."""
+    table, variant = sheet.table, sheet.variant
+    texts = texts or _event_texts(variant)
+    event = table.stage.event
+    family = variant.family
+    names = [seat.player.name for seat in sheet.seats]
+    first = next((seat.position for seat in sheet.seats if seat.is_first_dealer), 0)
+    order = names[first:] + names[:first] if names else []
+    url = settings.SITE_URL + table.get_entry_url()
+    standing = sheet.standing
+    winner = ""
+    if filled and standing.finished and standing.winner is not None:
+        winner = next(
+            (seat.player.name for seat in sheet.seats if seat.position == standing.winner), ""
+        )
+    statuses = {"confirmed": 0, "unconfirmed": 0, "voided": 0}
+    for deal in sheet.deals:
+        key = "voided" if deal.is_voided else "confirmed" if deal.is_confirmed else "unconfirmed"
+        statuses[key] += 1
+    return PrintedSheet(
+        sheet=sheet,
+        partial=RESULT_PARTIAL if filled else SHEET_PARTIALS[family],
+        family=family,
+        event_name=event.name,
+        club_name=event.club.name,
+        date=event.date,
+        stage=table.stage.number,
+        table=table.number,
+        seats=list(sheet.seats),
+        first_dealer=order[0] if order else "",
+        dealing_order=order,
+        lines=_filled_lines(sheet, family) if filled else _blank_lines(sheet, family),
+        card_values=texts.card_values,
+        rules=texts.rules,
+        entry_url=url,
+        qr_svg=_qr(url),
+        filled=filled,
+        game=texts.game,
+        facts=texts.facts,
+        winner=winner,
+        results=_results(sheet) if filled else [],
+        status_counts=statuses,
+    )
+
+
+def table_sheets_pdf(
+    *, tables: Sequence[Table], filled: bool, language: str, size: str | None = None
+) -> bytes:
+    """Several tables' sheets in one PDF document (one WeasyPrint run), each starting on a
+    new page and never split with another's; constant queries in len(tables)."""
+    sheets = _sheets(tables)
+    texts: dict[int, _EventTexts] = {}
+    printed = []
+    with translation.override(language):
+        for sheet in sheets:
+            event_id = sheet.table.stage.event_id
+            if event_id not in texts:
+                texts[event_id] = _event_texts(sheet.variant)
+            printed.append(printed_sheet(sheet, filled=filled, texts=texts[event_id]))
+    context: dict[str, Any] = {"sheets": printed, "filled": filled}
+    return render_pdf(TEMPLATE, context, language=language, size=size)
+
+
+def table_sheet_file(
+    *, table: Table, filled: bool, language: str, size: str | None = None
+) -> PrintFile:
+    """One table's sheet as a download (filename like rutupeli-night-table-3.pdf)."""
+    content = table_sheets_pdf(tables=[table], filled=filled, language=language, size=size)
+    event = table.stage.event
+    kind = "result" if filled else "table"
+    name = slugify(event.name).replace("_", "-") or "event"
+    return PrintFile(f"{name}-{kind}-{table.number}.pdf", PDF, content)

@@ -1,0 +1,11 @@
+"""The records app: players' records."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RecordsConfig(AppConfig):
+    name = "records"
+    verbose_name = _("Player records")

@@ -1,0 +1,56 @@
+"""Spreadsheet downloads (CSV, XLSX) of the public results: the event's ranking and a
+table's sheet. Public like the event's page; every row, never a page of them; headers in
+the reader's language; a file name that says which event (and table) it is."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+
+from core.tables import EXPORT_FORMATS, export_name, export_response
+from scoring.selectors import event_sheets, sheet_points_matrix, table_sheet
+from scoring.tables import totals_table
+from standings.parts import public_event_or_404
+from standings.selectors import event_ranking, public_table
+from standings.tables import ranking_table
+from tournaments.models import Event
+
+
+def _public_event(request: HttpRequest, slug: str, event_id: int, export_format: str) -> Event:
+    if export_format not in EXPORT_FORMATS:
+        raise Http404
+    return public_event_or_404(request, slug, event_id)
+
+
+def ranking_export(
+    request: HttpRequest, slug: str, event_id: int, export_format: str
+) -> HttpResponse:
+    event = _public_event(request, slug, event_id, export_format)
+    # What the public page shows, so confirmed results only where the club says so.
+    sheets = event_sheets(event=event, confirmed_only=event.club.public_confirmed_only)
+    table = ranking_table(event_ranking(event=event, sheets=sheets))
+    return export_response(
+        table,
+        export_format=export_format,
+        name=export_name(event.name, _("Ranking")),
+        title=_("Ranking"),
+    )
+
+
+def table_totals_export(
+    request: HttpRequest, slug: str, event_id: int, table_id: int, export_format: str
+) -> HttpResponse:
+    event = _public_event(request, slug, event_id, export_format)
+    table = public_table(event=event, table_id=table_id)
+    if table is None:
+        raise Http404
+    only = event.club.public_confirmed_only
+    matrix = sheet_points_matrix(sheet=table_sheet(table=table, confirmed_only=only))
+    sheet = totals_table(matrix, export=True)
+    title = f"{_('Table')} {table.number}"
+    return export_response(
+        sheet,
+        export_format=export_format,
+        name=export_name(event.name, _("Table"), table.number),
+        title=title,
+    )

@@ -1,0 +1,128 @@
+"""The polled parts of the public pages (the event page's live part, the big screen's): one
+ETag per results version, 304 from one cache read, the part cached per version."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from core.conditional import cache_get_many, etag, if_none_match, not_modified, with_validators
+from scoring.devices import user_key
+from scoring.public_cache import (
+    Stamp,
+    cached_part,
+    checked_stamp,
+    event_stamp,
+    language,
+    ranking_query,
+    stamp_key,
+)
+from scoring.selectors import event_sheets
+from standings.selectors import event_ranking
+from tournaments.models import Event
+from tournaments.permissions import public_event
+
+
+def public_event_or_404(request: HttpRequest, slug: str, event_id: int) -> Event:
+    """The event of a public page: a private one is not found (but for its directors)."""
+    event = public_event(slug=slug, event_id=event_id, user=request.user)
+    if event is None:
+        raise Http404
+    return event
+
+
+def public_part(
+    request: HttpRequest,
+    slug: str,
+    event_id: int,
+    *,
+    kind: str,
+    render_part: Callable[[HttpRequest, Event], str],
+    ranked: bool = False,
+) -> HttpResponse:
+    """A polled part of a public page (`kind`: the event page's live part, the big screen's):
+    304 while the event's results are unchanged, else the part from the cache (rendered by
+    `render_part` when it is not there). `ranked`: the part holds the paged ranking, whose
+    query is part of what is cached."""
+    query = ranking_query(request, page_path(slug, event_id)) if ranked else ""
+    stamp = stamp_of(event_id)
+    tag = public_tag(request, kind, stamp, slug, query, viewer="")
+    if answer := early_304(request, stamp, tag, visible=False):
+        return answer
+    event = public_event_or_404(request, slug, event_id)
+    stamp = checked_stamp(stamp, event)
+    tag = public_tag(request, kind, stamp, slug, query, viewer="")
+    if answer := early_304(request, stamp, tag, visible=True):
+        return answer
+    html, current = cached_part(kind, stamp, event, query, lambda: render_part(request, event))
+    return with_validators(HttpResponse(html), tag if current else None, last_modified(stamp))
+
+
+def stamp_of(event_id: int) -> Stamp | None:
+    return event_stamp(event_id, cache_get_many([stamp_key(event_id)]))
+
+
+def last_modified(stamp: Stamp | None) -> float | None:
+    return stamp["changed"] if stamp else None
+
+
+def page_path(slug: str, event_id: int) -> str:
+    return reverse("event_public", kwargs={"slug": slug, "event_id": event_id})
+
+
+def public_tag(
+    request: HttpRequest, kind: str, stamp: Stamp | None, slug: str, query: str, *, viewer: str
+) -> str | None:
+    if stamp is None or stamp["slug"] != slug:
+        return None
+    # A public event's part is the same for everyone; a private one's (a director's
+    # preview) is only ever revalidated for the person who was shown it.
+    who = viewer if stamp["public"] else f"{viewer}\x1f{user_key(request)}"
+    return etag(kind, stamp["token"], language(), query, who)
+
+
+def early_304(
+    request: HttpRequest, stamp: Stamp | None, tag: str | None, *, visible: bool
+) -> HttpResponse | None:
+    """304 when the client holds the page as it is now: for a public event before the
+    database is asked; for a private one only once the visitor may see it (`visible`)."""
+    if stamp is None or tag is None or tag not in if_none_match(request):
+        return None
+    return not_modified(tag, stamp["changed"]) if visible or stamp["public"] else None
+
+
+def page_viewer(request: HttpRequest) -> str:
+    """What makes a whole page this visitor's: who is signed in, the CSRF cookie its forms
+    carry a token of, a message waiting to be shown (never answered 304)."""
+    if request.COOKIES.get("messages"):
+        return secrets.token_hex(8)
+    csrf = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+    return f"{user_key(request)}\x1f{csrf}"
+
+
+def render_live(request: HttpRequest, event: Event) -> str:
+    return render_to_string("standings/_event_live.html", live_context(event), request)
+
+
+def live_context(event: Event) -> dict[str, Any]:
+    """The live part's context: the tables of the stage in play and the ranking. A club that
+    shows only confirmed results publicly has them here too."""
+    sheets = _public_sheets(event)
+    return {
+        "event": event,
+        "sheets": sheets,
+        "ranking": event_ranking(event=event, sheets=sheets),
+        "pending": any(sheet.unconfirmed for sheet in sheets),
+    }
+
+
+def _public_sheets(event: Event) -> list[Any]:
+    # A club that shows only confirmed results publicly (its setting's change renews every
+    # event's version: scoring.cache_receivers).
+    return event_sheets(event=event, confirmed_only=event.club.public_confirmed_only)

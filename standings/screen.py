@@ -1,0 +1,71 @@
+"""The big screen: a projector at the venue shows the standings and the tables still playing.
+
+One page in large type that never scrolls: static/js/screen.js pages long lists by itself
+and keeps the place across refreshes. Its live part is polled like the public page's (304
+from one cache read while nothing changed) and cached under the event's results version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+
+from core.places import place_text
+from standings.parts import live_context, public_part
+from tournaments.models import Event
+
+
+@dataclass(frozen=True)
+class ScreenRow:
+    place: str
+    player: str
+    table: int
+    total: int
+    unconfirmed: bool
+
+
+@dataclass(frozen=True)
+class PlayingTable:
+    number: int
+    deals: int
+    needs_director: bool
+
+
+def event_screen(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    return public_part(
+        request, slug, event_id, kind="screen", render_part=_render("standings/screen/screen.html")
+    )
+
+
+def event_screen_live(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
+    return public_part(
+        request,
+        slug,
+        event_id,
+        kind="screen-live",
+        render_part=_render("standings/screen/_live.html"),
+    )
+
+
+def _render(template: str) -> Any:
+    def render_part(request: HttpRequest, event: Event) -> str:
+        return render_to_string(template, screen_context(event), request)
+
+    return render_part
+
+
+def screen_context(event: Event) -> dict[str, Any]:
+    live = live_context(event)
+    rows = [
+        ScreenRow(place_text(r.place, r.shared), r.player, r.table, r.total, r.unconfirmed)
+        for r in live["ranking"]
+    ]
+    playing = [
+        PlayingTable(sheet.table.number, sheet.played, sheet.problem is not None)
+        for sheet in live["sheets"]
+        if not sheet.standing.finished or sheet.problem is not None
+    ]
+    return {**live, "rows": rows, "playing": playing, "drawn": bool(live["sheets"])}

@@ -1,0 +1,297 @@
+"""Rankings of an event or a stage, and the public reads of its stages and tables. A fixed
+number of queries, however big the event."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from core.places import place_text
+from rules import RuleViolation, TableStanding
+from scoring.judge import deal_scores, ravaytys_counts, standing_and_problem
+from scoring.selectors import TableSheet, counted_rows, event_sheets, sheet_ravaytys, stage_sheets
+from tournaments.models import (
+    Event,
+    RankingMode,
+    Stage,
+    StageStatus,
+    Table,
+    TieBreak,
+)
+from tournaments.tiebreaks import Contender, rank_by_precedence, tie_break_precedence
+
+
+@dataclass
+class RankingRow:
+    place: int
+    player: str
+    table: int
+    total: int
+    deals: int
+    unconfirmed: bool
+    table_place: int
+    finished: bool = field(default=False)
+    needs_director: bool = field(default=False)
+    # Total per deal played (None before the first deal); the ranking's key while the
+    # tables are at different deals and the event ranks by average (`by_average`), shown
+    # beside the plain total.
+    average: Fraction | None = field(default=None)
+    by_average: bool = field(default=False)
+    # The other mid-evening ranking (RankingMode.SAME_DEALS): everyone by their total after
+    # the same number of deals, `after_deals`, the fewest any table has played (None while
+    # the ranking goes another way); `after_total` is the player's total then.
+    after_deals: int | None = field(default=None)
+    after_total: int | None = field(default=None)
+    # Another row has the same place (shown as "=3").
+    shared: bool = field(default=False)
+    # Deals the player went out with a räväytys (Räväytys only).
+    ravaytys: int = field(default=0)
+    # Whose record the player's name links to.
+    player_id: int = field(default=0)
+    club_slug: str = field(default="")
+    # The place at one's own table in the ordering in use (after `after_deals` deals when
+    # ranked so): it breaks a tie between players of one table as the table's tie order does.
+    tie_place: int = field(default=0, repr=False)
+    # The tie-break that set the row apart from the row above (`tournaments.tiebreaks`'
+    # names: "total", "last_deal", ...); None for the first row and a shared place.
+    decided_by: str | None = field(default=None)
+
+    @property
+    def place_label(self) -> str:
+        return place_text(self.place, self.shared)
+
+
+def tables_at_different_deals(sheets: list[TableSheet]) -> bool:
+    """Whether a plain total would mislead: some table is still playing and the tables are
+    at different deals, so a plain total favours whoever has played fewer."""
+    if all(sheet.standing.finished for sheet in sheets):
+        return False
+    return len({sheet.played for sheet in sheets}) > 1
+
+
+def same_deals_count(sheets: list[TableSheet]) -> int:
+    """The number of deals the SAME_DEALS ranking compares after: the fewest any table has
+    played. A table that needs the director does not hold everyone back, and one yet to
+    play its first deal (late arrivals) neither: its players come after the others until it
+    has. Zero when no table has played."""
+    started = [sheet for sheet in sheets if sheet.played]
+    counted = [sheet for sheet in started if sheet.problem is None] or started
+    return min((sheet.played for sheet in counted), default=0)
+
+
+def _standing_after(sheet: TableSheet, deals: int) -> TableStanding:
+    """The table's standing after its first `deals` deals that count, by the engine (a
+    Tízlapos re-entry, say, is more than a sum of points). No queries: the sheet has them."""
+    if sheet.played <= deals and sheet.problem is None:
+        return sheet.standing
+    rows = deal_scores(sheet.deals)[:deals]
+    standing, _problem = standing_and_problem(sheet.variant, len(sheet.seats), rows)
+    return standing
+
+
+def event_precedence(event: Event) -> tuple[str, ...]:
+    """The event's tie-break precedence (`tournaments.tiebreaks`): the director's, else the
+    game's. A stored list the site no longer accepts is read as the game's default: one
+    event's old setting must not break its pages."""
+    try:
+        return tie_break_precedence(event.tie_breaks, game=event.variant_id)
+    except RuleViolation:
+        return tie_break_precedence(None, game=event.variant_id)
+
+
+@dataclass
+class _TieFacts:
+    """Per seat, what the tie-breaks read, in the deals a standing counts."""
+
+    last: list[int]
+    won: list[int]
+    ravaytys: list[int]
+
+
+def _tie_facts(sheet: TableSheet, standing: TableStanding, deals: int | None) -> _TieFacts:
+    rows = counted_rows(sheet, deals)
+    seats = len(sheet.seats)
+    last = [0] * seats
+    if rows:
+        points = rows[-1][1].points
+        last = [points[seat] if seat < len(points) else 0 for seat in range(seats)]
+    won_extra = standing.extra.get("deals_won")
+    won = [0] * seats
+    for _number, score in rows:
+        out = score.flags.get("went_out")
+        if isinstance(out, int) and not isinstance(out, bool) and 0 <= out < seats:
+            won[out] += 1
+    ravaytys = ravaytys_counts(rows, seats)
+    if isinstance(won_extra, list) and len(won_extra) == seats:
+        # The engine's own count (Gin Römi's deal winners, Tízlapos Römi's): what the
+        # table's tie order reads.
+        won = [value if isinstance(value, int) else 0 for value in won_extra]
+    return _TieFacts(last=last, won=won, ravaytys=ravaytys)
+
+
+def event_ranking(
+    *,
+    event: Event,
+    sheets: list[TableSheet] | None = None,
+    confirmed_only: bool = False,
+    tie_break_orders: Sequence[Sequence[int]] | None = None,
+) -> list[RankingRow]:
+    """All players by total with the variant's order: lower first in penalty games.
+
+    While the tables are at different deals (`tables_at_different_deals`), the event's
+    `ranking_mode` says how instead: by total per deal played (AVERAGE), or by the total
+    after the same number of deals, the fewest any table has played (SAME_DEALS). Either
+    way a player yet to play a deal comes after those who have, and the plain total stays
+    on the row. Players equal on that go by the event's tie-break precedence
+    (`event_precedence`: by default fewer points in the last deal, more deals won, the
+    director's recorded tie-break, then the place at one's own table, where the table's
+    tie order has already been applied); players still equal share a place, and each row
+    says which tie-break set it apart (`decided_by`). `confirmed_only`: from the confirmed
+    deals alone (when `sheets` is not given). `tie_break_orders`: the director's recorded
+    tie-breaks of these sheets' stages (each an order of player ids, oldest first), when
+    the caller has read them already (a season's league reads them all in one query).
+    """
+    if sheets is None:
+        sheets = event_sheets(event=event, confirmed_only=confirmed_only)
+    apart = tables_at_different_deals(sheets)
+    by_average = apart and event.ranking_mode != RankingMode.SAME_DEALS
+    after_deals = same_deals_count(sheets) if apart and not by_average else None
+    club_slug = event.club.slug
+    # A table that needs the director from its first deal has only an empty standing,
+    # which cannot tell the game's order.
+    lower_is_better = next(
+        (s.standing.lower_is_better for s in sheets if s.problem is None),
+        sheets[0].standing.lower_is_better if sheets else True,
+    )
+    sign = 1 if lower_is_better else -1
+    rows: list[RankingRow] = []
+    contenders: list[Contender[int]] = []
+    for sheet in sheets:
+        place = {seat: index + 1 for index, seat in enumerate(sheet.standing.ranking)}
+        after = _standing_after(sheet, after_deals) if after_deals is not None else None
+        tie_place = place if after is None else {s: i + 1 for i, s in enumerate(after.ranking)}
+        facts = _tie_facts(sheet, after or sheet.standing, after_deals)
+        pending = bool(sheet.unconfirmed)
+        played = sheet.played
+        ravaytys = sheet_ravaytys(sheet)
+        for seat in sheet.seats:
+            total = sheet.standing.totals[seat.position]
+            row = RankingRow(
+                place=0,
+                player=seat.player.name,
+                table=sheet.table.number,
+                total=total,
+                deals=played,
+                unconfirmed=pending,
+                table_place=place[seat.position],
+                finished=sheet.standing.finished,
+                needs_director=sheet.problem is not None,
+                average=Fraction(total, played) if played else None,
+                by_average=by_average,
+                after_deals=after_deals,
+                after_total=(after.totals[seat.position] if after is not None and played else None),
+                ravaytys=ravaytys[seat.position],
+                player_id=seat.player_id,
+                club_slug=club_slug,
+                tie_place=tie_place[seat.position],
+            )
+            rows.append(row)
+            contenders.append(
+                Contender(
+                    player=len(contenders),
+                    score=_score(row, sign),
+                    last_deal=sign * facts.last[seat.position],
+                    deals_won=facts.won[seat.position],
+                    ravaytys=facts.ravaytys[seat.position],
+                    table=sheet.table.number,
+                    table_place=row.tie_place,
+                )
+            )
+    order = sorted(range(len(rows)), key=lambda i: (rows[i].table, rows[i].player))
+    # The director's tie-breaks name players by id; a contender is its row's index.
+    index_of = {rows[i].player_id: i for i in order}
+
+    def director_orders() -> list[list[int]]:
+        if tie_break_orders is None:
+            stages = {sheet.table.stage_id for sheet in sheets}
+            recorded = TieBreak.objects.filter(stage_id__in=stages).order_by("recorded_at", "pk")
+            orders: Sequence[object] = list(recorded.values_list("order", flat=True))
+        else:
+            orders = tie_break_orders
+        return [
+            [index_of[player] for player in tied if player in index_of]
+            for tied in orders
+            if isinstance(tied, list | tuple)
+        ]
+
+    # Read whether a tie reaches them or not: a page takes the same queries however its
+    # players stand.
+    precedence = event_precedence(event)
+    recorded = director_orders() if sheets and "director" in precedence else []
+    placings = rank_by_precedence([contenders[i] for i in order], precedence, recorded)
+    ranked = []
+    for placing in placings:
+        row = rows[placing.contender.player]
+        row.place, row.shared, row.decided_by = placing.place, placing.shared, placing.decided_by
+        ranked.append(row)
+    return ranked
+
+
+def _score(row: RankingRow, sign: int) -> tuple[bool, Fraction]:
+    """The ranking's key before any tie-break, lower better: a player yet to play a deal
+    after those who have (while the tables are at different deals)."""
+    if row.by_average:
+        return (row.average is None, sign * (row.average or Fraction(0)))
+    if row.after_deals is not None:
+        return (row.after_total is None, Fraction(sign * (row.after_total or 0)))
+    return (False, Fraction(sign * row.total))
+
+
+def stage_ranking(*, stage: Stage, confirmed_only: bool = False) -> list[RankingRow]:
+    """One stage's standings (its tables alone), as `event_ranking` ranks an event."""
+    sheets = stage_sheets(stage=stage, confirmed_only=confirmed_only)
+    return event_ranking(event=stage.event, sheets=sheets)
+
+
+def public_table(*, event: Event, table_id: int) -> Table | None:
+    """The event's table whose sheet is public: one of a seated or finished stage (a draw
+    still in preview is the director's alone)."""
+    return (
+        Table.objects.select_related("stage__event__club")
+        .filter(
+            pk=table_id,
+            stage__event=event,
+            stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
+        )
+        .first()
+    )
+
+
+# -- stage standings ------------------------------------------------------------------------------
+
+
+def public_stages(*, event: Event) -> list[Stage]:
+    """The event's stages whose standings are public: seated or finished (a draw still in
+    preview is the director's alone), in order."""
+    return list(
+        Stage.objects.filter(
+            event=event, status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED]
+        ).order_by("number")
+    )
+
+
+def public_stage(*, event: Event, number: int) -> Stage | None:
+    """The event's stage `number` if its standings are public (see `public_stages`)."""
+    stage = (
+        Stage.objects.filter(
+            event=event,
+            number=number,
+            status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
+        )
+        .order_by("pk")
+        .first()
+    )
+    if stage is not None:
+        stage.event = event
+    return stage

@@ -1,0 +1,411 @@
+"""The table-winner championship on the site: closing stages, tie-breaks, the bracket."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from formats.championship import (
+    championship_bracket,
+    championship_close_preview,
+    championship_close_state,
+    championship_stage_close,
+    tie_break_record,
+)
+from rules import RuleViolation, score_deal
+from scoring.models import Deal, DealStatus
+from tests.factories import ClubFactory, MembershipFactory
+from tournaments.advancement import Advancement, Reason
+from tournaments.forms import EventForm
+from tournaments.models import (
+    Event,
+    EventFormat,
+    EventStatus,
+    Player,
+    Role,
+    Seat,
+    StageStatus,
+    Table,
+)
+from tournaments.selectors import late_arrivals
+from tournaments.services import (
+    event_create,
+    late_arrivals_seat,
+    registration_add,
+    registration_status_set,
+    stage_confirm,
+    stage_draw,
+)
+
+pytestmark = pytest.mark.django_db
+
+DEALS = 7  # Rutupeli: seven deals (games), each its contract
+
+
+def championship(players: int, *, preferred: int = 3, top_k: int = 1, club=None):
+    club = club or ClubFactory()
+    director = MembershipFactory(club=club, role=Role.DIRECTOR).user
+    event = event_create(
+        published=True,
+        club=club,
+        name="Rutupeli championship",
+        date=datetime.date(2026, 12, 5),
+        variant_id="rutupeli",
+        preferred_table_size=preferred,
+        format=EventFormat.CHAMPIONSHIP,
+        format_options={"top_k": top_k, "lucky_losers": False},
+    )
+    players_ = Player.objects.bulk_create(
+        [Player(club=club, name=f"Player {index + 1:03d}") for index in range(players)]
+    )
+    for player in players_:
+        registration_add(event=event, player=player, checked_in=True)
+    stage = stage_draw(event=event, seed=11)
+    stage_confirm(stage=stage)
+    return event, stage, director
+
+
+def entry(out: int, points: list[int]) -> dict:
+    return {
+        "out": out,
+        "players": [
+            {"cards": None, "points": None if seat == out else value, "buys": 0}
+            for seat, value in enumerate(points)
+        ],
+    }
+
+
+def winner_scheme(seats: int, winner: int = 0) -> list[dict]:
+    """`winner` goes out every deal; the others take 10, 20, … points by seat."""
+    return [
+        entry(winner, [0 if s == winner else 10 * (s + 1) for s in range(seats)])
+        for _ in range(DEALS)
+    ]
+
+
+def tied_scheme(seats: int, a: int = 0, b: int = 1) -> list[dict]:
+    """Seats `a` and `b` level on every tie order (total, last deal, deals won)."""
+    others = [s for s in range(seats) if s not in (a, b)]
+    third = others[0]
+    deals = []
+    for number in range(DEALS):
+        points = [50] * seats
+        if number < 3:
+            out, points[b] = a, 10
+        elif number < 6:
+            out, points[a] = b, 10
+        else:
+            out, points[a], points[b] = third, 10, 10
+        points[out] = 0
+        deals.append(entry(out, points))
+    return deals
+
+
+def play(table: Table, scheme: list[dict], *, confirmed: bool = True, upto: int = DEALS) -> None:
+    """Store the table's deals as the services would have (scored by the engine), at once."""
+    variant = table.stage.event.variant
+    deals = []
+    for number, item in enumerate(scheme[:upto], start=1):
+        score = score_deal(variant, number, item)
+        deals.append(
+            Deal(
+                table=table,
+                number=number,
+                contract=variant.contract(number).to_dict(),
+                entry=item,
+                points=list(score.points),
+                flags=score.flags,
+                status=DealStatus.CONFIRMED if confirmed else DealStatus.SUBMITTED,
+            )
+        )
+    Deal.objects.bulk_create(deals)
+    Table.objects.filter(pk=table.pk).update(has_scores=True)
+
+
+def seated(table: Table) -> list[int]:
+    return list(table.seats.order_by("position").values_list("player_id", flat=True))
+
+
+def names(table: Table) -> list[str]:
+    return list(table.seats.order_by("position").values_list("player__name", flat=True))
+
+
+def test_a_nine_player_championship_with_a_tie_settled_by_the_director():
+    event, stage, director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    assert [t.seats.count() for t in tables] == [3, 3, 3]
+    play(tables[0], tied_scheme(3))
+    for table in tables[1:]:
+        play(table, winner_scheme(3, winner=2))
+
+    refused = championship_close_preview(stage=stage)
+    assert isinstance(refused, RuleViolation)
+    assert refused.code == "tie_unresolved"
+    first, second, _third = names(tables[0])
+    assert first in refused.message and second in refused.message
+    state = championship_close_state(stage=stage)
+    ((tie, tie_table),) = state.ties
+    assert tie_table == tables[0] and tie.table == 1
+    with pytest.raises(RuleViolation):
+        championship_stage_close(stage=stage, by=director)
+
+    a, b, _c = seated(tables[0])
+    tie_break_record(
+        table=tables[0], method="card_draw", order=[b, a], note="high card", by=director
+    )
+    preview = championship_close_preview(stage=stage)
+    assert isinstance(preview, Advancement)
+    assert set(preview.players) == {b, seated(tables[1])[2], seated(tables[2])[2]}
+    decided = preview.outcome(b)
+    assert decided.tie_break is not None and "card draw: high card" in decided.text.text(str)
+
+    following = championship_stage_close(stage=stage, by=director, seed=5)
+    stage.refresh_from_db()
+    assert stage.status == StageStatus.FINISHED and stage.closed_at is not None
+    assert {row["player"] for row in stage.outcome["advancers"]} == set(preview.players)
+    assert stage.outcome["champion"] is None
+    assert (following.number, following.status, following.seed) == (2, StageStatus.PREVIEW, 5)
+    (final,) = following.tables.all()
+    assert set(seated(final)) == set(preview.players)
+
+    # The next stage is the newest: it can be redrawn (same players) before it is confirmed.
+    redrawn = stage_draw(event=event, seed=9)
+    assert redrawn.pk == following.pk and redrawn.seed == 9
+    (final,) = redrawn.tables.all()
+    assert set(seated(final)) == set(preview.players)
+    stage_confirm(stage=redrawn)
+    play(final, winner_scheme(3, winner=1))
+    champion = seated(final)[1]
+
+    closed = championship_stage_close(stage=redrawn, by=director)
+    closed.refresh_from_db()
+    assert closed.outcome["champion"] == champion
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+
+    bracket = championship_bracket(event=event)
+    assert [s.number for s in bracket.stages] == [1, 2]
+    assert bracket.champion == names(final)[1]
+    advanced = [s.name for t in bracket.stages[0].tables for s in t.seats if s.advances]
+    assert len(advanced) == 3
+    # Table 1 is shown in its final order: the tie-break's winner first.
+    assert [seat.name for seat in bracket.stages[0].tables[0].seats][:2] == [second, first]
+    labels = [row.label for row in bracket.ranking]
+    assert labels[:3] == ["1", "2", "3"] and bracket.ranking[0].player == champion
+    # The stage-1 runners-up at tables 2 and 3 played alike: they share their place.
+    assert "=5" in labels
+    assert len(bracket.ranking) == 9
+
+
+def test_a_tie_break_must_list_exactly_the_tied_players():
+    _event, stage, director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    play(tables[0], tied_scheme(3))
+    for table in tables[1:]:
+        play(table, winner_scheme(3))
+    a, b, c = seated(tables[0])
+    with pytest.raises(RuleViolation) as info:
+        tie_break_record(table=tables[0], method="coin_toss", order=[a, c], note="", by=director)
+    assert info.value.code == "tie_break_order"
+    with pytest.raises(RuleViolation) as info:
+        tie_break_record(table=tables[1], method="coin_toss", order=[a, b], note="", by=director)
+    assert info.value.code == "tie_break_no_tie"
+
+
+def test_the_stage_does_not_close_while_a_table_plays_or_waits_for_a_confirmation():
+    _event, stage, director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    play(tables[0], winner_scheme(3), upto=6)
+    play(tables[1], winner_scheme(3), confirmed=False)
+    play(tables[2], winner_scheme(3))
+    refused = championship_close_preview(stage=stage)
+    assert isinstance(refused, RuleViolation) and refused.code == "table_not_finished"
+    assert "Table 1" in refused.message
+    with pytest.raises(RuleViolation):
+        championship_stage_close(stage=stage, by=director)
+    Deal.objects.filter(table=tables[0]).delete()
+    play(tables[0], winner_scheme(3))
+    refused = championship_close_preview(stage=stage)
+    assert isinstance(refused, RuleViolation) and refused.code == "table_unconfirmed"
+    stage.refresh_from_db()
+    assert stage.status == StageStatus.CONFIRMED and not stage.outcome
+
+
+def test_only_a_director_closes_a_stage_or_records_a_tie_break():
+    event, stage, _director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    play(tables[0], tied_scheme(3))
+    for table in tables[1:]:
+        play(table, winner_scheme(3))
+    member = MembershipFactory(club=event.club, role=Role.SCORER).user
+    a, b, _c = seated(tables[0])
+    with pytest.raises(PermissionDenied):
+        tie_break_record(table=tables[0], method="coin_toss", order=[a, b], note="", by=member)
+    with pytest.raises(PermissionDenied):
+        championship_stage_close(stage=stage, by=member)
+    assert not stage.tie_breaks.exists()
+
+
+def test_closing_a_stage_takes_the_same_queries_whatever_its_size():
+    counts = {}
+    for tables in (10, 40):
+        _event, stage, director = championship(tables * 4, preferred=4)
+        for table in stage.tables.all():
+            play(table, winner_scheme(4))
+        with CaptureQueriesContext(connection) as queries:
+            following = championship_stage_close(stage=stage, by=director, seed=1)
+        counts[tables] = len(queries)
+        # Every table's winner is seated at the next stage.
+        assert following.tables.count() == {10: 3, 40: 10}[tables]
+        assert Seat.objects.filter(table__stage=following).count() == tables
+        assert stage.tie_breaks.count() == 0
+    # The stage's reads, who has withdrawn, the locks and the writes: none of them per table
+    # (PostgreSQL adds its lock-timeout and savepoint statements, the same for any size).
+    assert counts[10] == counts[40] <= 20, counts
+
+
+def test_the_reason_is_kept_with_the_stage():
+    _event, stage, director = championship(9)
+    for table in stage.tables.all():
+        play(table, winner_scheme(3))
+    championship_stage_close(stage=stage, by=director)
+    stage.refresh_from_db()
+    reasons = {row["reason"] for row in stage.outcome["advancers"]}
+    assert reasons == {Reason.WON_TABLE.value}
+    assert len(stage.outcome["eliminated"]) == 6
+
+
+def test_the_director_settles_the_tie_and_closes_the_stage_from_the_manage_page(client):
+    event, stage, director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    play(tables[0], tied_scheme(3))
+    for table in tables[1:]:
+        play(table, winner_scheme(3))
+    client.force_login(director)
+    manage = reverse("event_manage", args=[event.club.slug, event.pk])
+    page = client.get(manage).content.decode()
+    first, second, _third = names(tables[0])
+    assert "Close stage 1" in page and f"Tie at table 1: {first}, {second}" in page
+    assert "Close the stage and draw stage 2" not in page
+    a, b, _c = seated(tables[0])
+    url = reverse("championship_tie_break", args=[event.club.slug, event.pk, tables[0].pk])
+    client.post(url, {"tie1-method": "coin_toss", "tie1-place_1": b, "tie1-place_2": b})
+    assert not stage.tie_breaks.exists()  # a player twice is refused by the form
+    client.post(url, {"tie1-method": "coin_toss", "tie1-place_1": b, "tie1-place_2": a})
+    (row,) = stage.tie_breaks.all()
+    assert (row.method, row.order, row.recorded_by) == ("coin_toss", [b, a], director)
+    page = client.get(manage).content.decode()
+    assert "Decided by a tie-break: coin toss." in page
+    assert "Close the stage and draw stage 2" in page
+    close = reverse("championship_stage_close", args=[event.club.slug, event.pk])
+    client.post(close, {"stage": 1})
+    client.post(close, {"stage": 1})  # a second tap closes nothing more
+    assert event.stages.count() == 2
+    assert event.stages.get(number=2).status == StageStatus.PREVIEW
+    public = client.get(event.get_absolute_url()).content.decode()
+    assert "Championship" in public and "goes on" in public
+
+
+def test_a_scorer_cannot_close_a_stage_through_the_page(client):
+    event, stage, _director = championship(9)
+    for table in stage.tables.all():
+        play(table, winner_scheme(3))
+    client.force_login(MembershipFactory(club=event.club, role=Role.SCORER).user)
+    close = reverse("championship_stage_close", args=[event.club.slug, event.pk])
+    assert client.post(close, {"stage": 1}).status_code == 403
+    stage.refresh_from_db()
+    assert stage.status == StageStatus.CONFIRMED
+
+
+def _choices(game: str) -> list[str]:
+    return [value for value, _label in EventForm(game=game).fields["format"].choices]
+
+
+def test_the_new_event_form_offers_the_formats_that_fit_the_game():
+    assert _choices("gin_romi") == ["night", "round_robin", "swiss"]
+    assert _choices("rutupeli") == ["night", "championship", "series"]
+
+
+def _event_post(**extra):
+    return {
+        "name": "Cup",
+        "date": "2026-12-05",
+        "variant_id": "rutupeli",
+        "preferred_table_size": 4,
+        **extra,
+    }
+
+
+def test_a_championship_is_created_with_its_options(client):
+    club = ClubFactory()
+    client.force_login(MembershipFactory(club=club, role=Role.DIRECTOR).user)
+    url = reverse("event_new", args=[club.slug])
+    post = _event_post(format="championship", top_k=2, lucky_losers="on", series_rounds=9)
+    response = client.post(url, post)
+    assert response.status_code == 302, response.context["form"].errors
+    event = Event.objects.get(club=club)
+    assert event.format == EventFormat.CHAMPIONSHIP
+    assert event.format_options == {"top_k": 2, "lucky_losers": True}
+
+
+def test_top_k_must_be_below_the_smallest_table():
+    form = EventForm(_event_post(format="championship", top_k=3), game="rutupeli")
+    assert not form.is_valid() and "top_k" in form.errors
+    form = EventForm(_event_post(format="swiss"), game="rutupeli")
+    assert not form.is_valid() and "format" in form.errors  # not a format of Rutupeli
+
+
+def test_a_series_and_a_swiss_keep_their_own_options():
+    form = EventForm(_event_post(format="series", series_rounds=5, reseat="standings"))
+    assert form.is_valid(), form.errors
+    fields = form.event_fields()
+    assert fields["format_options"] == {
+        "rounds": 5,
+        "reseat": "standings",
+        "clubs_apart": False,
+        "series_ranking": "points",
+    }
+    gin = {**_event_post(format="swiss", swiss_rounds=4, bye_wins="0", bye_points=30)}
+    gin.update(variant_id="gin_romi", preferred_table_size=2)
+    form = EventForm(gin)
+    assert form.is_valid(), form.errors
+    assert form.event_fields()["format_options"] == {"rounds": 4, "bye_wins": 0, "bye_points": 30}
+
+
+def test_a_withdrawn_winner_is_replaced_by_the_next_at_their_table():
+    event, stage, director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    for table in tables:
+        play(table, winner_scheme(3, winner=0))
+    gone = seated(tables[1])[0]
+    registration = event.registrations.get(player_id=gone)
+    registration_status_set(registration=registration, status="withdrawn")
+    preview = championship_close_preview(stage=stage)
+    assert isinstance(preview, Advancement)
+    assert gone not in preview.players
+    # The next in table 2's order goes on instead, and the page says why.
+    replacement = next(p for p in preview.players if p in seated(tables[1]))
+    assert preview.outcome(replacement).reason is Reason.REPLACES_NO_SHOW
+    following = championship_stage_close(stage=stage, by=director, seed=2)
+    assert gone not in [seat.player_id for seat in Seat.objects.filter(table__stage=following)]
+
+
+def test_a_late_entry_between_stages_is_seated_at_the_next_stage_before_it_starts():
+    event, stage, director = championship(9)
+    for table in stage.tables.order_by("number"):
+        play(table, winner_scheme(3, winner=0))
+    following = championship_stage_close(stage=stage, by=director, seed=3)
+    late_comer = Player.objects.create(club=event.club, name="Late Lauri")
+    registration_add(event=event, player=late_comer, checked_in=True)
+    stage_confirm(stage=following)
+    plan = late_arrivals(event=event)
+    # Only the late entry waits: those knocked out in stage 1 are not late arrivals.
+    assert plan is not None and [r.player.name for r in plan.waiting] == ["Late Lauri"]
+    (final,) = following.tables.all()
+    late_arrivals_seat(stage=following, joins={late_comer.pk: final.pk})
+    assert late_comer.pk in seated(final) and len(seated(final)) == 4

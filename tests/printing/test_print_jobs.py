@@ -1,0 +1,433 @@
+"""Print jobs, inline (eager, the embedded default): asked for on the manage page, made,
+downloaded as one PDF; reused until a result changes; a failure says why and is retried;
+the queue down is a message, never an error page; directors only.
+
+The real worker on Redis (60 tables, a worker killed mid-batch) is in test_print_worker.py.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import time
+from pathlib import Path
+
+import pytest
+from django.db import OperationalError
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from pypdf import PdfReader
+
+from core.models import TaskRun
+from core.tasks import QUEUE_UNAVAILABLE, START_WITHIN
+from printing import jobs as print_jobs
+from printing.jobs import print_job_request, print_job_run, print_job_state
+from printing.models import PrintJob, PrintJobStatus
+from printing.pdf import PrintError
+from tests.factories import ClubFactory, MembershipFactory
+from tests.scoring.conftest import seated_event
+from tests.test_tasks_broker_down import queue_at  # noqa: F401  (a fixture)
+from tournaments.changes import event_results_version, results_change
+from tournaments.models import Role
+from tournaments.services import event_create
+
+Status = PrintJobStatus
+
+
+@pytest.fixture(autouse=True)
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def night(db):
+    """A Rutupeli night of 14 players: tables of 4, 4, 3 and 3."""
+    event, tables = seated_event(variant_id="rutupeli", players=14)
+    return event, tables
+
+
+@pytest.fixture
+def director(night):
+    return MembershipFactory(club=night[0].club, role=Role.DIRECTOR).user
+
+
+def _start_url(event) -> str:
+    return reverse("print_job_start", args=[event.club.slug, event.pk])
+
+
+def _job_url(job, name: str = "print_job") -> str:
+    return reverse(name, args=[job.event.club.slug, job.event_id, job.pk])
+
+
+def _ask(client, event, kind: str = "table_sheets", capture=None):
+    """POST the manage page's print button (its job runs on commit, inline)."""
+    with capture(execute=True):
+        response = client.post(_start_url(event), {"kind": kind, "stage": 1})
+    return response
+
+
+def _pdf(response) -> PdfReader:
+    content = b"".join(response.streaming_content)
+    assert content.startswith(b"%PDF-")
+    return PdfReader(io.BytesIO(content))
+
+
+def test_a_batch_is_made_inline_and_downloads_as_one_pdf(
+    client, night, director, media, django_capture_on_commit_callbacks
+):
+    event, tables = night
+    client.force_login(director)
+    response = _ask(client, event, capture=django_capture_on_commit_callbacks)
+    job = PrintJob.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == _job_url(job)
+    assert (job.status, job.done, job.total, job.kind) == (Status.DONE, 4, 4, "table_sheets")
+    assert job.params == {"stage": 1, "language": "en", "paper": "A4"}
+    event.refresh_from_db()
+    assert job.source_changed_at == event_results_version(event)
+    # The file is under the (temporary) media folder, and nothing was left half-made.
+    assert (media / job.file.name).is_file()
+    assert not any((media / "print" / "partial").iterdir())
+
+    page = client.get(_job_url(job)).content.decode()
+    assert "Download the PDF" in page
+    assert f"Ready: {job.pages} pages." in page
+
+    download = client.get(_job_url(job, "print_job_download"))
+    assert download.status_code == 200
+    assert download["Content-Type"] == "application/pdf"
+    assert 'filename="rutupeli-night-stage-1-sheets.pdf"' in download["Content-Disposition"]
+    reader = _pdf(download)
+    assert len(reader.pages) == job.pages >= len(tables)
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    for seat in range(1, 15):
+        assert f"Player {seat:03d}" in text
+
+
+def test_result_sheets_are_their_own_job(
+    client, night, director, django_capture_on_commit_callbacks
+):
+    event, _tables = night
+    client.force_login(director)
+    _ask(client, event, capture=django_capture_on_commit_callbacks)
+    _ask(client, event, "result_sheets", capture=django_capture_on_commit_callbacks)
+    jobs = {job.kind: job for job in PrintJob.objects.all()}
+    assert set(jobs) == {"table_sheets", "result_sheets"}
+    assert jobs["result_sheets"].status == Status.DONE
+    download = client.get(_job_url(jobs["result_sheets"], "print_job_download"))
+    assert 'filename="rutupeli-night-stage-1-results.pdf"' in download["Content-Disposition"]
+    assert len(_pdf(download).pages) >= 4
+
+
+def test_the_file_is_reused_until_a_result_changes(
+    client, night, director, django_capture_on_commit_callbacks
+):
+    event, tables = night
+    client.force_login(director)
+    _ask(client, event, capture=django_capture_on_commit_callbacks)
+    first = PrintJob.objects.get()
+    # Asked again: the same job and file, nothing rendered.
+    response = _ask(client, event, capture=django_capture_on_commit_callbacks)
+    assert response["Location"] == _job_url(first)
+    assert PrintJob.objects.count() == 1
+    first.refresh_from_db()
+    assert first.attempts == 1
+    # Another language is another file.
+    client.cookies["django_language"] = "fi"
+    _ask(client, event, capture=django_capture_on_commit_callbacks)
+    assert PrintJob.objects.count() == 2
+    del client.cookies["django_language"]
+    # A deal saved (every result change goes through results_change): a new file.
+    results_change(event_id=event.pk, reason="deal_saved", table_id=tables[0].pk)
+    _ask(client, event, capture=django_capture_on_commit_callbacks)
+    newest = PrintJob.objects.filter(params__language="en").order_by("-pk").first()
+    assert newest.pk != first.pk
+    assert newest.source_changed_at == event_results_version(event) != first.source_changed_at
+    assert newest.file.name != first.file.name
+
+
+def test_the_manage_page_box_offers_the_ready_file(
+    client, night, director, django_capture_on_commit_callbacks
+):
+    event, _tables = night
+    html = render_to_string("printing/_print_buttons.html", {"event": event})
+    assert "Print every table's score sheet" in html
+    assert "Print every table's result sheet" in html
+    assert "Download the score sheets" not in html
+    client.force_login(director)
+    _ask(client, event, capture=django_capture_on_commit_callbacks)
+    job = PrintJob.objects.get()
+    event.refresh_from_db()
+    html = render_to_string("printing/_print_buttons.html", {"event": event})
+    assert "Download the score sheets" in html
+    assert _job_url(job, "print_job_download") in html
+    # Once a result changes the old file is no longer offered.
+    results_change(event_id=event.pk, reason="deal_saved")
+    event.refresh_from_db()
+    html = render_to_string("printing/_print_buttons.html", {"event": event})
+    assert "Download the score sheets" not in html
+
+
+def test_an_event_not_drawn_yet_has_no_print_box(db):
+    event = event_create(
+        club=ClubFactory(), name="Empty", date=datetime.date(2026, 12, 1), variant_id="rutupeli"
+    )
+    assert render_to_string("printing/_print_buttons.html", {"event": event}).strip() == ""
+
+
+def test_a_second_run_of_a_done_job_does_nothing(
+    client, night, director, django_capture_on_commit_callbacks
+):
+    event, _tables = night
+    client.force_login(director)
+    _ask(client, event, capture=django_capture_on_commit_callbacks)
+    job = PrintJob.objects.get()
+    again = print_job_run(job_id=job.pk)
+    assert (again.file.name, again.attempts, again.finished_at) == (
+        job.file.name,
+        1,
+        job.finished_at,
+    )
+
+
+def test_a_job_whose_worker_died_starts_over_and_finishes(night, director, media):
+    event, _tables = night
+    # What a killed worker leaves: the job marked running, half its tables done, no file.
+    job = PrintJob.objects.create(
+        event=event,
+        kind="table_sheets",
+        params={"stage": 1, "language": "en", "paper": "A4"},
+        status=Status.RUNNING,
+        done=2,
+        total=4,
+        attempts=1,
+    )
+    job = print_job_run(job_id=job.pk)
+    assert (job.status, job.done, job.attempts) == (Status.DONE, 4, 2)
+    assert len(PdfReader(job.file.path).pages) == job.pages >= 4
+
+
+def test_a_failed_job_says_why_and_can_be_retried(
+    client, night, director, monkeypatch, django_capture_on_commit_callbacks
+):
+    event, _tables = night
+    client.force_login(director)
+
+    def broken(**kwargs):
+        raise PrintError("print/table_sheet.html: the template broke")
+
+    monkeypatch.setattr(print_jobs, "table_sheets_pdf", broken)
+    _ask(client, event, capture=django_capture_on_commit_callbacks)
+    job = PrintJob.objects.get()
+    assert (job.status, job.error, job.file.name) == (Status.FAILED, "print_failed", "")
+    page = client.get(_job_url(job)).content.decode()
+    assert "The print job failed." in page
+    assert "A sheet could not be made, so no file was made." in page
+    assert _job_url(job, "print_job_retry") in page
+    assert client.get(_job_url(job, "print_job_download")).status_code == 404
+    # The technical detail is kept for the administrators, never shown on the page.
+    assert "the template broke" in TaskRun.objects.get(task_id=job.task_id).detail
+    assert "the template broke" not in page
+    # A failed job is not reused: asking again would have made a new one; here, retry.
+    monkeypatch.undo()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(_job_url(job, "print_job_retry"))
+    assert response["Location"] == _job_url(job)
+    job.refresh_from_db()
+    assert (job.status, job.error, job.attempts) == (Status.DONE, "", 2)
+    assert len(_pdf(client.get(_job_url(job, "print_job_download"))).pages) >= 4
+
+
+def test_a_job_that_has_not_stopped_cannot_be_retried(
+    client, night, director, django_capture_on_commit_callbacks
+):
+    event, _tables = night
+    client.force_login(director)
+    _ask(client, event, capture=django_capture_on_commit_callbacks)
+    job = PrintJob.objects.get()
+    response = client.post(_job_url(job, "print_job_retry"), follow=True)
+    assert "This print job has not stopped, so there is nothing to retry." in (
+        response.content.decode()
+    )
+    job.refresh_from_db()
+    assert job.attempts == 1
+
+
+def test_a_transient_database_error_is_retried(
+    client, night, director, monkeypatch, django_capture_on_commit_callbacks
+):
+    event, _tables = night
+    client.force_login(director)
+    real = print_jobs.table_sheets_pdf
+    calls = []
+
+    def flaky(**kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise OperationalError("the database went away")
+        return real(**kwargs)
+
+    monkeypatch.setattr(print_jobs, "table_sheets_pdf", flaky)
+    _ask(client, event, capture=django_capture_on_commit_callbacks)
+    job = PrintJob.objects.get()
+    assert (job.status, job.attempts) == (Status.DONE, 2)
+    assert len(PdfReader(job.file.path).pages) == job.pages
+
+
+def test_a_lost_job_counts_as_stopped_and_can_be_retried(
+    client, night, director, django_capture_on_commit_callbacks
+):
+    event, _tables = night
+    client.force_login(director)
+    # Queued, and the queue forgot it: its task record is long past its start-by time.
+    job = PrintJob.objects.create(
+        event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
+    )
+    past = timezone.now() - START_WITHIN * 2
+    TaskRun.objects.create(
+        task_id="0f0f0f0f-0000-4000-8000-00000000a001",
+        name="scoring.print_job_task",
+        args=[job.pk],
+        queued_at=past,
+        lost_after=past + START_WITHIN,
+    )
+    PrintJob.objects.filter(pk=job.pk).update(task_id="0f0f0f0f-0000-4000-8000-00000000a001")
+    job.refresh_from_db()
+    state = print_job_state(job)
+    assert (state.kind, state.retryable) == ("failed", True)
+    assert "no worker has started it" in state.reason
+    # A new request does not hand back the lost job.
+    with django_capture_on_commit_callbacks(execute=True):
+        fresh = print_job_request(event=event, kind="table_sheets", params=job.params, by=director)
+    assert fresh.pk != job.pk
+    fresh.refresh_from_db()
+    assert fresh.status == Status.DONE
+
+
+def test_the_progress_page_polls_while_working(client, night, director):
+    event, _tables = night
+    client.force_login(director)
+    job = PrintJob.objects.create(
+        event=event,
+        kind="table_sheets",
+        params={"stage": 1, "language": "en", "paper": "A4"},
+        status=Status.RUNNING,
+        done=10,
+        total=60,
+    )
+    html = client.get(_job_url(job)).content.decode()
+    assert 'hx-trigger="every 1s"' in html
+    assert "10 of 60 tables" in html
+    partial = client.get(_job_url(job), HTTP_HX_REQUEST="true").content.decode()
+    assert partial.startswith('<div id="print-job-progress"')
+    assert "<html" not in partial
+
+
+def test_the_progress_page_reads_little(client, night, director, django_assert_max_num_queries):
+    event, _tables = night
+    client.force_login(director)
+    job = PrintJob.objects.create(
+        event=event, kind="table_sheets", params={"stage": 1}, status=Status.RUNNING, total=4
+    )
+    with django_assert_max_num_queries(10):
+        client.get(_job_url(job), HTTP_HX_REQUEST="true")
+
+
+@pytest.mark.parametrize("who", ["member", "outsider", "scorer"])
+def test_only_the_clubs_directors_print(client, night, who, django_capture_on_commit_callbacks):
+    event, _tables = night
+    if who == "outsider":
+        user = MembershipFactory(role=Role.OWNER).user  # owns another club
+    else:
+        user = MembershipFactory(club=event.club, role=getattr(Role, who.upper())).user
+    job = PrintJob.objects.create(
+        event=event, kind="table_sheets", params={"stage": 1}, status=Status.DONE
+    )
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert (
+            client.post(_start_url(event), {"kind": "table_sheets", "stage": 1}).status_code == 403
+        )
+    for name in ("print_job", "print_job_download"):
+        assert client.get(_job_url(job, name)).status_code == 403
+    assert client.post(_job_url(job, "print_job_retry")).status_code == 403
+    assert PrintJob.objects.count() == 1
+
+
+def test_signed_out_visitors_are_sent_to_sign_in(client, night):
+    event, _tables = night
+    response = client.post(_start_url(event), {"kind": "table_sheets", "stage": 1})
+    assert response.status_code == 302
+    assert "login" in response["Location"]
+
+
+def test_a_job_of_another_event_is_404(client, night, director):
+    other, _tables = seated_event(variant_id="rutupeli", players=8, club=night[0].club)
+    job = PrintJob.objects.create(event=other, kind="table_sheets", params={"stage": 1})
+    client.force_login(director)
+    url = reverse("print_job", args=[night[0].club.slug, night[0].pk, job.pk])
+    assert client.get(url).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"kind": "posters", "stage": 1}, "Pick what to print."),
+        ({"kind": "table_sheets", "stage": 7}, "That stage has no confirmed tables to print yet."),
+        ({"kind": "table_sheets"}, "Pick what to print."),
+    ],
+)
+def test_a_bad_request_is_a_message(client, night, director, data, message):
+    event, _tables = night
+    client.force_login(director)
+    response = client.post(_start_url(event), data, follow=True)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not PrintJob.objects.exists()
+
+
+def test_the_queue_down_is_a_message_not_an_error(
+    transactional_db,
+    queue_at,  # noqa: F811
+    client,
+    media,
+):
+    event, _tables = seated_event(variant_id="rutupeli", players=8)
+    client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
+    started = time.monotonic()
+    response = client.post(_start_url(event), {"kind": "table_sheets", "stage": 1}, follow=True)
+    elapsed = time.monotonic() - started
+    assert response.status_code == 200
+    assert response.redirect_chain[0][0].endswith(
+        reverse("event_manage", args=[event.club.slug, event.pk]) + "#print"
+    )
+    assert str(QUEUE_UNAVAILABLE) in response.content.decode()
+    assert elapsed < 3.0, f"the refusal took {elapsed:.2f} s"
+    # Nothing was kept but the record that the queueing failed.
+    assert not PrintJob.objects.exists()
+    assert TaskRun.objects.get().state == TaskRun.State.NOT_QUEUED
+
+
+def test_without_a_worker_the_batch_is_made_during_the_request(transactional_db, client, media):
+    """The embedded default: no transaction around the request, the task runs inline at
+    once, and the page the director lands on offers the download."""
+    event, _tables = seated_event(variant_id="rutupeli", players=8)
+    client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
+    response = client.post(_start_url(event), {"kind": "table_sheets", "stage": 1}, follow=True)
+    job = PrintJob.objects.get()
+    assert (job.status, job.attempts, job.done, job.total) == (Status.DONE, 1, 2, 2)
+    assert "Download the PDF" in response.content.decode()
+    assert len(_pdf(client.get(_job_url(job, "print_job_download"))).pages) == job.pages >= 2
+
+
+def test_a_file_gone_from_the_disk_is_404_not_an_error(
+    client, night, director, django_capture_on_commit_callbacks
+):
+    event, _tables = night
+    client.force_login(director)
+    _ask(client, event, capture=django_capture_on_commit_callbacks)
+    job = PrintJob.objects.get()
+    Path(job.file.path).unlink()
+    assert client.get(_job_url(job, "print_job_download")).status_code == 404

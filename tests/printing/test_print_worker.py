@@ -1,0 +1,256 @@
+"""Print jobs on a real Celery worker on Redis, sharing the PostgreSQL test database: a batch
+of 60 tables followed on its progress page to the download, and a worker killed mid-batch
+(its pool child, then the whole worker) whose job is run again and finishes whole.
+
+`make test` runs these in its PostgreSQL pass with REDIS_URL set. The worker writes the
+files into a temporary MEDIA_ROOT that this process reads too.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+from django.urls import reverse
+from pypdf import PdfReader
+
+from clubsite.celery import app
+from printing.models import PrintJob, PrintJobStatus
+from tests.factories import MembershipFactory
+from tests.scoring.conftest import seated_event
+from tests.test_celery_worker import start_worker, stop_worker
+from tournaments.models import Role
+
+pytestmark = [pytest.mark.celery_worker, pytest.mark.postgres]
+
+TABLES = 60
+T = TypeVar("T")
+
+
+@dataclass
+class Worker:
+    queue: str
+    media: Path
+    logs: Path
+    proc: subprocess.Popen[bytes]
+    concurrency: int = 1
+
+    def start(self) -> None:
+        """A (new) worker process on the same queue and media folder."""
+        saved = os.environ.get("MEDIA_ROOT")
+        os.environ["MEDIA_ROOT"] = str(self.media)
+        try:
+            log = self.logs / f"worker-{time.monotonic_ns()}.log"
+            self.proc = start_worker(queue=self.queue, log=log, concurrency=self.concurrency)
+        finally:
+            if saved is None:
+                os.environ.pop("MEDIA_ROOT", None)
+            else:
+                os.environ["MEDIA_ROOT"] = saved
+
+    def pool_child(self) -> int:
+        """The pid of the worker's one pool child (the process that runs the jobs)."""
+        pid = self.proc.pid
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        assert len(children) == 1, children
+        return int(children[0])
+
+
+def serving(tmp_path_factory, concurrency: int) -> Iterator[Worker]:
+    """A worker of `concurrency` pool processes that this process's jobs are queued to."""
+    if not settings.REDIS_URL or connection.vendor != "postgresql":
+        pytest.skip("needs REDIS_URL and PostgreSQL: make test runs this in its PostgreSQL pass")
+    queue = f"lappu-print-test-{uuid.uuid4().hex[:8]}"
+    media, logs = tmp_path_factory.mktemp("media"), tmp_path_factory.mktemp("logs")
+    worker = Worker(queue, media, logs, None, concurrency)  # type: ignore[arg-type]
+    worker.start()
+    saved_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
+    try:
+        yield worker
+    finally:
+        app.conf.task_default_queue = saved_queue
+        stop_worker(worker.proc)
+
+
+@pytest.fixture(scope="module")
+def print_worker(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[Worker]:
+    """One worker with one pool process: the job's task makes every share itself."""
+    yield from serving(tmp_path_factory, concurrency=1)
+
+
+def sixty_tables(worker: Worker, settings) -> tuple[Any, Any]:
+    """60 tables of 4, and a director to sign in; this process reads the worker's files."""
+    settings.MEDIA_ROOT = worker.media
+    shutil.rmtree(worker.media / "print", ignore_errors=True)  # an earlier test's
+    event, tables = seated_event(variant_id="rutupeli", players=TABLES * 4)
+    assert len(tables) == TABLES
+    director = MembershipFactory(club=event.club, role=Role.DIRECTOR).user
+    return event, director
+
+
+@pytest.fixture
+def night(transactional_db, print_worker, settings):
+    return sixty_tables(print_worker, settings)
+
+
+def wait_for(check: Callable[[], T], *, timeout: float, what: str, every: float = 0.05) -> T:
+    deadline = time.monotonic() + timeout
+    while not (value := check()):
+        assert time.monotonic() < deadline, what
+        time.sleep(every)
+    return value
+
+
+def wait_done(job: PrintJob, *, what: str) -> None:
+    """Until the job is done (within two minutes), then `job` as it ended."""
+    wait_for(
+        lambda: PrintJob.objects.filter(pk=job.pk, status=PrintJobStatus.DONE).exists(),
+        timeout=120,
+        what=what,
+        every=0.2,
+    )
+    job.refresh_from_db()
+
+
+def start_job(client, event) -> PrintJob:
+    response = client.post(
+        reverse("print_job_start", args=[event.club.slug, event.pk]),
+        {"kind": "table_sheets", "stage": 1},
+    )
+    assert response.status_code == 302
+    return PrintJob.objects.get(event=event)
+
+
+def job_url(job: PrintJob, name: str = "print_job") -> str:
+    return reverse(name, args=[job.event.club.slug, job.event_id, job.pk])
+
+
+def whole_pdf(client, job: PrintJob) -> PdfReader:
+    response = client.get(job_url(job, "print_job_download"))
+    assert response.status_code == 200
+    content = b"".join(response.streaming_content)
+    assert content.startswith(b"%PDF-") and content.rstrip().endswith(b"%%EOF")
+    reader = PdfReader(io.BytesIO(content))
+    assert len(reader.pages) == job.pages >= TABLES
+    return reader
+
+
+def nothing_half_made(media: Path) -> None:
+    """Only the job's file is in the print folder: no partial or stray file was left."""
+    files = [p for p in (media / "print").rglob("*") if p.is_file()]
+    job_files = {Path(settings.MEDIA_ROOT) / job.file.name for job in PrintJob.objects.all()}
+    assert set(files) == job_files, files
+
+
+def test_sixty_tables_through_the_worker_followed_to_the_download(night, client, print_worker):
+    event, director = night
+    client.force_login(director)
+    started = time.monotonic()
+    job = start_job(client, event)
+    seen: set[str] = set()
+
+    def ready() -> str | None:
+        page = client.get(job_url(job), HTTP_HX_REQUEST="true").content.decode()
+        seen.update(re.findall(r"\d+ of 60 tables", page))
+        assert "failed" not in page, page
+        return page if "Download the PDF" in page else None
+
+    page = wait_for(ready, timeout=120, what="the job never finished", every=0.2)
+    elapsed = time.monotonic() - started
+    job.refresh_from_db()
+    assert (job.status, job.done, job.total, job.attempts) == (PrintJobStatus.DONE, 60, 60, 1)
+    # The page showed the progress on its way (a chunk of tables at a time).
+    assert seen - {"0 of 60 tables", "60 of 60 tables"}, seen
+    assert job_url(job, "print_job_download") in page
+    reader = whole_pdf(client, job)
+    text = reader.pages[0].extract_text() + reader.pages[-1].extract_text()
+    assert "Player" in text
+    every = "\n".join(p.extract_text() for p in reader.pages)
+    assert all(f"Player {n:03d}" in every for n in (1, 120, 240))
+    nothing_half_made(print_worker.media)
+    print(f"\n60 tables through the worker: {elapsed:.1f} s, {job.pages} pages")
+
+
+def _mid_batch(job: PrintJob) -> Callable[[], bool]:
+    def check() -> bool:
+        job.refresh_from_db()
+        return job.status == PrintJobStatus.RUNNING and 10 <= job.done < TABLES
+
+    return check
+
+
+def _mid_batch_job(client, night) -> PrintJob:
+    """The director's print job of the night, once it is part-way through its tables."""
+    event, director = night
+    client.force_login(director)
+    job = start_job(client, event)
+    wait_for(_mid_batch(job), timeout=60, what="the job never got going")
+    return job
+
+
+def test_a_killed_pool_child_is_run_again_and_the_file_is_whole(night, client, print_worker):
+    job = _mid_batch_job(client, night)
+    child = print_worker.pool_child()
+    os.kill(child, signal.SIGKILL)  # as the kernel's OOM killer would
+    # The message comes back (acks_late, reject_on_worker_lost); a new child starts over.
+    page = wait_for(
+        lambda: "Download the PDF" in (html := client.get(job_url(job)).content.decode()) and html,
+        timeout=120,
+        what="the job never finished after the kill",
+        every=0.2,
+    )
+    assert "failed" not in page
+    job.refresh_from_db()
+    assert (job.status, job.done, job.attempts) == (PrintJobStatus.DONE, TABLES, 2)
+    assert print_worker.pool_child() != child
+    whole_pdf(client, job)
+    nothing_half_made(print_worker.media)
+
+
+def _unacked_tag(client: redis.Redis, task_id: str) -> str | None:
+    """The delivery tag under which Redis holds the (unacknowledged) message of `task_id`."""
+    for tag, value in client.hgetall("unacked").items():
+        message: Any = json.loads(value)[0]
+        if message.get("headers", {}).get("id") == task_id:
+            return tag.decode()
+    return None
+
+
+def test_a_killed_worker_s_job_is_finished_by_the_next_worker(night, client, print_worker):
+    job = _mid_batch_job(client, night)
+    # The whole worker dies at once (its main process and its pool child): nobody is left
+    # to put the message back, and Redis keeps it as unacknowledged.
+    child = print_worker.pool_child()
+    os.kill(print_worker.proc.pid, signal.SIGKILL)
+    os.kill(child, signal.SIGKILL)
+    print_worker.proc.wait(timeout=10)
+    job.refresh_from_db()
+    assert job.status == PrintJobStatus.RUNNING and not job.file
+    broker = redis.Redis.from_url(settings.REDIS_URL)
+    tag = wait_for(
+        lambda: _unacked_tag(broker, job.task_id), timeout=5, what="the message was not kept"
+    )
+    # Redis gives an unacknowledged message out again once its visibility timeout (15 min
+    # in the settings) has passed: make it have passed for this message.
+    broker.zadd("unacked_index", {tag: 0})
+    print_worker.start()
+    wait_done(job, what="the next worker never finished the job")
+    assert (job.done, job.attempts) == (TABLES, 2)
+    whole_pdf(client, job)
+    nothing_half_made(print_worker.media)

@@ -1,0 +1,130 @@
+"""The event ranking while the tables are at different deals: by points per deal played,
+the plain total beside it; equal players share a place ("=3")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scoring.selectors import sheet_points_matrix, table_sheet
+from scoring.services import Actor, deal_record
+from scoring.templatetags.score_tables import totals_table
+from standings.selectors import event_ranking
+from tests.scoring.conftest import new_request_id, seated_event
+
+pytestmark = pytest.mark.django_db
+
+SEAT0 = Actor(device="phone-0", seat=0)
+
+
+def play(table, number, hands, out=0):
+    entry = {"out": out, "players": [{"cards": hand or None, "buys": 0} for hand in hands]}
+    return deal_record(
+        table=table, number=number, entry=entry, by=SEAT0, expected_version=0,
+        request_id=new_request_id(),
+    )  # fmt: skip
+
+
+def ranking_rows(html: str) -> list[list[str]]:
+    body = html.split("<h2>Ranking</h2>", 1)[1].split("<tbody", 1)[1].split("</tbody>", 1)[0]
+    return [
+        [re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<td.*?</td>", row, re.S)]
+        for row in re.findall(r"<tr.*?</tr>", body, flags=re.S)
+    ]
+
+
+def test_a_table_fewer_deals_in_does_not_rank_above_on_its_lower_total(client):
+    event, (one, two) = seated_event(variant_id="rutupeli", players=8)
+    # Table 1, one deal in: its second seat has 15 (KD 2D).
+    play(one, 1, ["", "KD 2D", "2D", "3D"])
+    # Table 2, three deals in: its first seat has 30, ten a deal.
+    for number in (1, 2, 3):
+        play(two, number, ["KD", "", "QS KH QC", "JS JH JD"], out=1)
+    ranking = event_ranking(event=event)
+    by_name = {(row.table, row.total): row for row in ranking}
+    fifteen_in_one, thirty_in_three = by_name[(1, 15)], by_name[(2, 30)]
+    assert (fifteen_in_one.deals, thirty_in_three.deals) == (1, 3)
+    # By plain total 15 would rank above 30; per deal it is 15 against 10.
+    assert thirty_in_three.place < fifteen_in_one.place
+    assert all(row.by_average for row in ranking)
+    averages = [row.average for row in ranking]
+    assert averages == sorted(averages)
+
+    html = client.get(event.get_absolute_url()).content.decode()
+    assert ">Ranked by points per deal while the tables are at different deals.</caption>" in html
+    rows = ranking_rows(html)
+    header = html.split("<h2>Ranking</h2>", 1)[1].split("</thead>", 1)[0]
+    assert "Per deal" in header and "Total" in header
+    thirty = next(row for row in rows if row[4].rstrip("*") == "30")
+    assert thirty[5] == "10.0"
+
+
+def test_tables_at_the_same_deal_rank_by_total_and_equal_players_share_a_place(client):
+    event, (one, two) = seated_event(variant_id="rutupeli", players=8)
+    hands = ["", "AS KD", "2D", "3D"]
+    play(one, 1, hands)
+    play(two, 1, hands)
+    ranking = event_ranking(event=event)
+    assert not any(row.by_average for row in ranking)
+    assert [row.place for row in ranking] == [1, 1, 3, 3, 5, 5, 7, 7]
+    assert all(row.shared for row in ranking)
+    # One table's tie order still separates its own players: each pair is one per table.
+    assert [row.table for row in ranking] == [1, 2] * 4
+
+    html = client.get(event.get_absolute_url()).content.decode()
+    places = [row[0] for row in ranking_rows(html)]
+    assert places == ["=1", "=1", "=3", "=3", "=5", "=5", "=7", "=7"]
+    assert "Per deal" not in html.split("<h2>Ranking</h2>", 1)[1].split("</thead>", 1)[0]
+    assert "by points per deal" not in html
+    assert ">Ranked by total points.</caption>" in html
+
+
+def test_a_place_nobody_shares_has_no_mark(client):
+    event, (one, two) = seated_event(variant_id="rutupeli", players=8)
+    play(one, 1, ["", "AS KD", "2D", "3D"])
+    play(two, 1, ["", "KD", "QS KH", "4D"])
+    ranking = event_ranking(event=event)
+    first = ranking[0]
+    assert first.place == 1 and first.shared  # both first seats went out with 0
+    alone = [row for row in ranking if not row.shared]
+    assert alone
+    html = client.get(event.get_absolute_url()).content.decode()
+    places = {row[1]: row[0] for row in ranking_rows(html)}
+    for row in alone:
+        assert places[row.player] == str(row.place)
+
+
+# -- the räväytys on the sheet and the ranking --------------------------------------------------
+
+
+def test_a_ravaytys_is_marked_on_the_sheet_and_counted_on_the_ranking(client):
+    event, (table,) = seated_event(variant_id="ravaytys", players=4)
+    players = [
+        {"cards": hand or None, "points": None, "buys": 0} for hand in ("", "KD", "2D", "3D")
+    ]
+    for number in (1, 2):
+        deal_record(
+            table=table, number=number, entry={"out": 0, "ravaytys": True, "players": players},
+            by=SEAT0, expected_version=0, request_id=new_request_id(),
+        )  # fmt: skip
+    deal_record(
+        table=table, number=3, entry={"out": 1, "players": [players[1], players[0], *players[2:]]},
+        by=SEAT0, expected_version=0, request_id=new_request_id(),
+    )  # fmt: skip
+    seat = table.seats.get(position=0)
+    matrix = sheet_points_matrix(sheet=table_sheet(table=table))
+    assert {row.seat.position: row.ravaytys for row in matrix.rows} == {0: 2, 1: 0, 2: 0, 3: 0}
+    ranking = event_ranking(event=event)
+    assert {row.player: row.ravaytys for row in ranking}[seat.player.name] == 2
+    assert sum(row.ravaytys for row in ranking) == 2
+
+    title = 'title="Räväytys: went out in one turn with no earlier laydown"'
+    # The table's sheet, as its phones and the director see it.
+    sheet_html = str(totals_table(table_sheet(table=table)))
+    marked = [line for line in sheet_html.split("<tr") if title in line]
+    assert len(marked) == 1 and seat.player.name in marked[0] and "R×2" in marked[0]
+    public = client.get(event.get_absolute_url()).content.decode()
+    rows = ranking_rows(public)
+    assert next(row for row in rows if "R×2" in row[4])[1] == seat.player.name
+    assert sum("R" in row[4] for row in rows) == 1
