@@ -51,7 +51,6 @@ from tournaments.changes import results_change
 from tournaments.draw import TableBounds
 from tournaments.models import (
     Event,
-    EventFormat,
     EventStatus,
     Registration,
     RegistrationStatus,
@@ -215,7 +214,7 @@ def championship_close_preview(*, stage: Stage) -> Advancement[int] | RuleViolat
 
 def championship_stage_to_close(*, event: Event) -> Stage | None:
     """The stage the director closes next: the newest one, once it is seated."""
-    if event.format != EventFormat.CHAMPIONSHIP:
+    if not event.spec.knockout:
         return None
     stage = event.stages.order_by("-number").first()
     if stage is None or stage.status != StageStatus.CONFIRMED:
@@ -688,7 +687,7 @@ def _ranking_places(groups: Sequence[Sequence[tuple[int, str]]]) -> dict[int, tu
 def closed_stage_drift(*, event: Event) -> list[StageDrift]:
     """Every closed stage of a championship still in play whose corrected scores would now
     decide otherwise (decided or not), in stage order. One query, and four per closed stage."""
-    if event.format != EventFormat.CHAMPIONSHIP or event.status == EventStatus.FINISHED:
+    if not event.spec.corrects_closed_stages or event.status == EventStatus.FINISHED:
         return []
     drifts = []
     for stage in event.stages.filter(status=StageStatus.FINISHED).order_by("number"):

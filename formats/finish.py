@@ -6,13 +6,13 @@ from __future__ import annotations
 from django.utils import timezone
 
 from core.db import locked_write
-from formats.headtohead import h2h_event_standings, is_head_to_head
+from formats.headtohead import h2h_event_standings
 from formats.series import series_options
 from rules import RuleViolation
 from rules.i18n import _, ngettext
 from scoring.selectors import event_sheets
 from tournaments.changes import results_change
-from tournaments.models import Event, EventFormat, EventStatus, Stage, StageStatus
+from tournaments.models import Event, EventStatus, Stage, StageStatus
 
 
 def event_finish_refusal(*, event: Event) -> RuleViolation | None:
@@ -48,16 +48,16 @@ def _format_finish_refusal(event: Event) -> RuleViolation | None:
             code="stage_preview",
             number=preview.number,
         )
-    if event.format == EventFormat.CHAMPIONSHIP:
+    if event.spec.knockout:
         if not any((stage.outcome or {}).get("champion") for stage in stages):
             return RuleViolation(
                 _("Close the championship's stages first: the final crowns the champion."),
                 code="championship_open",
             )
         return None
-    if event.format == EventFormat.SERIES:
+    if event.spec.reseated:
         rounds = series_options(event)["rounds"]
-    elif is_head_to_head(event):
+    elif event.spec.paired:
         rounds = h2h_event_standings(event=event).state.total
     else:
         return None

@@ -35,7 +35,6 @@ from scoring.models import Deal
 from scoring.selectors import TableSheet
 from tournaments.models import (
     Event,
-    EventFormat,
     EventStatus,
     Registration,
     RegistrationStatus,
@@ -56,12 +55,7 @@ from tournaments.pairing import (
 )
 from tournaments.services import stage_format, stage_tables_create
 
-HEAD_TO_HEAD = frozenset({EventFormat.ROUND_ROBIN, EventFormat.SWISS})
 SEATED = (StageStatus.CONFIRMED, StageStatus.FINISHED)
-
-
-def is_head_to_head(event: Event) -> bool:
-    return event.format in HEAD_TO_HEAD
 
 
 def _option(event: Event, name: str, default: int) -> int:
@@ -205,7 +199,7 @@ def _round_size(stage: Stage, matches: Sequence[Match]) -> int:
 
 
 def _rounds_total(event: Event, first: Stage | None, players: int) -> int:
-    if event.format == EventFormat.ROUND_ROBIN:
+    if event.spec.full_schedule:
         schedule = _schedule_from(first) if first is not None else None
         if schedule is not None:
             return len(schedule)
@@ -230,7 +224,7 @@ def _pairing(
     seed: int,
 ) -> tuple[Pairing[int], dict[str, Any]]:
     """Round `number`'s pairing, and what its stage keeps besides (a schedule)."""
-    if event.format == EventFormat.ROUND_ROBIN:
+    if event.spec.full_schedule:
         if number == 1:
             players = _checked_in(event)
             random.Random(seed).shuffle(players)
@@ -323,7 +317,7 @@ def h2h_round_draw(*, event: Event, seed: int | None = None, number: int | None 
     round it was paired from. Locks in the house order: event, its stages, their tables.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
-    if not is_head_to_head(event):
+    if not event.spec.paired:
         raise ValueError(f"event {event.pk} is not head to head")  # the page offers no button
     stages = list(event.stages.select_for_update().order_by("number"))
     list(

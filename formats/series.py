@@ -36,7 +36,6 @@ from scoring.selectors import TableSheet, stage_sheets
 from tournaments.draw import TableBounds
 from tournaments.models import (
     Event,
-    EventFormat,
     EventStatus,
     Player,
     RegistrationStatus,
@@ -286,7 +285,7 @@ def series_standings(*, event: Event) -> SeriesStandings:
 def series_draw_refusal(*, event: Event) -> RuleViolation | None:
     """Why the series' next round cannot be drawn (or its preview drawn again), or None: the
     one rule for the service and the manage page's button."""
-    if event.format != EventFormat.SERIES:
+    if not event.spec.reseated:
         return RuleViolation(_("This event is not a series of rounds."), code="not_a_series")
     if event.status == EventStatus.FINISHED:
         return RuleViolation(_("This event is already finished."), code="event_finished")

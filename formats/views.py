@@ -20,7 +20,7 @@ from formats.championship import (
     tie_break_record,
 )
 from formats.forms import DriftDecisionForm, StageCloseForm, TieBreakForm
-from formats.headtohead import h2h_round_draw, is_head_to_head
+from formats.headtohead import h2h_round_draw
 from formats.series import series_round_draw
 from rules import RuleViolation
 from tournaments.models import StageStatus, Table
@@ -142,7 +142,7 @@ class RoundPairForm(forms.Form):
 def h2h_round_pair(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for(slug=slug, event_id=event_id, user=request.user)
     form = RoundPairForm(request.POST)
-    if not is_head_to_head(event) or not form.is_valid():
+    if not event.spec.paired or not form.is_valid():
         messages.error(request, _("This event has no rounds to pair."))
     else:
         try:

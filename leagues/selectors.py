@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from formats.championship import stored_advancement
-from formats.headtohead import Match, h2h_bye_value, is_head_to_head
+from formats.headtohead import Match, h2h_bye_value
 from formats.series import series_standings
 from rules import RuleViolation
 from scoring.judge import deal_scores, standing_and_problem
@@ -40,7 +40,6 @@ from tournaments.changes import event_results_version, with_results_version
 from tournaments.league import EventResult, LeagueRow, LeagueScheme, league_table
 from tournaments.models import (
     Event,
-    EventFormat,
     EventStatus,
     Player,
     Season,
@@ -108,11 +107,11 @@ def event_final_places(play: EventPlay) -> list[FinalPlace]:
       points and the matches played are the total and the games).
     """
     event = play.event
-    if event.format == EventFormat.CHAMPIONSHIP:
+    if event.spec.knockout:
         return _championship_places(play)
-    if event.format == EventFormat.SERIES:
+    if event.spec.reseated:
         return _series_places(play)
-    if is_head_to_head(event):
+    if event.spec.paired:
         return _h2h_places(play)
     last = play.stages[-1] if play.stages else None
     sheets = play.sheets.get(last.pk, []) if last is not None else []

@@ -17,7 +17,7 @@ from printing.pdf import PrintFile
 from standings.parts import public_event_or_404
 from standings.selectors import public_stage
 from tournaments.changes import event_results_version
-from tournaments.models import Event, EventFormat, Stage
+from tournaments.models import Event, Stage
 
 Form = TypeVar("Form", bound=BoardPrintForm)
 
@@ -97,7 +97,7 @@ def seating_pdf(request: HttpRequest, slug: str, event_id: int, number: int) -> 
 
 def bracket_pdf(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = public_event_or_404(request, slug, event_id)
-    if event.format != EventFormat.CHAMPIONSHIP:
+    if "bracket" not in event.spec.boards:
         raise Http404
     form = _form(request, BoardPrintForm)
     language = form.language(event.club.language)

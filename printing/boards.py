@@ -255,6 +255,8 @@ def seating_context(*, stage: Stage, per_page: int | None = None) -> dict[str, A
     return {
         "event": stage.event,
         "stage": stage,
+        # "Stage 2" for a championship, "Round 2" for a series: the format's own word.
+        "stage_name": stage.event.spec.stage_name(stage.number),
         "sections": sections,
         "find": find,
         "players": len(find),

@@ -27,7 +27,6 @@ from scoring.judge import deal_scores, ravaytys_out, standing_and_problem
 from scoring.models import Deal, DealStatus
 from tournaments.models import (
     Event,
-    EventFormat,
     EventStatus,
     Player,
     Role,
@@ -373,13 +372,7 @@ def player_record(
     seats = _player_seats(player, private=private)
     sitters, deals_of = _tables_of(seats, confirmed_only=confirmed_only)
     last_stage = _event_stages(
-        sorted(
-            {
-                s.table.stage.event_id
-                for s in seats
-                if s.table.stage.event.format != EventFormat.NIGHT
-            }
-        )
+        sorted({s.table.stage.event_id for s in seats if not s.table.stage.event.spec.one_stage})
     )
     known_order: dict[str, bool] = {}
     rows: list[EventRow] = []
@@ -453,7 +446,7 @@ def player_record(
                 private=not event.is_published,
             )
         )
-        if event.format == EventFormat.CHAMPIONSHIP:
+        if event.spec.knockout:
             _count_championship(championships, event, stage, player, last_stage)
         if len(at_table) == 2 and variant.family == "gin":
             finished = standing.finished and problem is None

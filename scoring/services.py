@@ -38,7 +38,7 @@ from scoring.models import (
     SeatClaim,
 )
 from tournaments.changes import results_change
-from tournaments.models import EventFormat, EventStatus, Role, StageStatus, Table
+from tournaments.models import EventStatus, Role, StageStatus, Table
 from tournaments.permissions import club_allows
 
 
@@ -92,12 +92,13 @@ def _locked_table(table: Table, correcting: Actor | None = None) -> Table:
         raise TableClosed
     if locked.stage.status == StageStatus.CONFIRMED:
         return locked
-    # A closed championship stage takes only the director's corrections: the manage page
-    # then flags what would change, and nothing is re-seated by itself.
+    # A closed stage of a format that corrects them (a championship's) takes only the
+    # director's corrections: the manage page then flags what would change, and nothing is
+    # re-seated by itself.
     if (
         correcting is not None
         and locked.stage.status == StageStatus.FINISHED
-        and locked.stage.event.format == EventFormat.CHAMPIONSHIP
+        and locked.stage.event.spec.corrects_closed_stages
         and directs(table=locked, by=correcting)
     ):
         return locked

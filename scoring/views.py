@@ -45,7 +45,8 @@ from scoring.services import (
     seat_claim,
     seat_release,
 )
-from tournaments.models import EventFormat, EventStatus, StageStatus, Table
+from tournaments.event_formats import format_ids
+from tournaments.models import EventStatus, StageStatus, Table
 
 
 def table_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -100,7 +101,7 @@ def _closed_stage_table(key: str, request: HttpRequest) -> Table | None:
         .filter(
             entry_key=key,
             stage__status=StageStatus.FINISHED,
-            stage__event__format=EventFormat.CHAMPIONSHIP,
+            stage__event__format__in=format_ids(corrects_closed_stages=True),
         )
         .exclude(stage__event__status=EventStatus.FINISHED)
         .first()

@@ -11,10 +11,10 @@ from django.utils.translation import gettext_lazy as _
 
 from rules import VARIANT_IDS, game_spec, get_variant
 from rules.games import GameSpec, Option
+from tournaments.event_formats import DEFAULT_FORMAT, FORMATS, FormatSpec, format_spec
 from tournaments.models import (
     Club,
     Event,
-    EventFormat,
     Player,
     RegistrationStatus,
     Seat,
@@ -110,7 +110,7 @@ class EventForm(forms.Form):
     format = forms.ChoiceField(
         label=_("Format"),
         required=False,
-        initial=EventFormat.NIGHT,
+        initial=DEFAULT_FORMAT,
         help_text=_("How the event's rounds follow each other. Only formats that fit the game."),
     )
     top_k = forms.IntegerField(
@@ -170,24 +170,6 @@ class EventForm(forms.Form):
         max_value=1000,
     )
 
-    # Each format's own fields (a form field → the name kept in Event.format_options).
-    FORMAT_FIELDS: dict[str, dict[str, str]] = {
-        EventFormat.NIGHT: {},
-        EventFormat.CHAMPIONSHIP: {"top_k": "top_k", "lucky_losers": "lucky_losers"},
-        EventFormat.SERIES: {
-            "series_rounds": "rounds",
-            "reseat": "reseat",
-            "clubs_apart": "clubs_apart",
-            "series_ranking": "series_ranking",
-        },
-        EventFormat.ROUND_ROBIN: {"bye_wins": "bye_wins", "bye_points": "bye_points"},
-        EventFormat.SWISS: {
-            "swiss_rounds": "rounds",
-            "bye_wins": "bye_wins",
-            "bye_points": "bye_points",
-        },
-    }
-
     # House rules with a field of their own above, for every game; the game's other options
     # get their fields from its spec (`game_options`), so no game is written down here.
     RULE_FIELDS = ("allow_points_entry", "require_laydown")
@@ -201,9 +183,10 @@ class EventForm(forms.Form):
         self.spec = game_spec(self.game)
         self.fields["variant_id"].initial = self.game
         self.fields["rules_for"].initial = self.game
-        self.formats = self._formats()
+        sizes = self.spec.table_sizes(get_variant(self.game))
+        self.formats = [spec for spec in FORMATS.values() if spec.fits(sizes)]
         self.fields["format"].choices = [  # type: ignore[attr-defined]
-            (value, label) for value, label in EventFormat.choices if value in self.formats
+            (spec.id, spec.label) for spec in self.formats
         ]
         self.option_names: list[str] = []
         self.fixed: list[tuple[str, str]] = []
@@ -217,61 +200,43 @@ class EventForm(forms.Form):
                 self.fields[option.name] = field
                 self.option_names.append(option.name)
 
-    def _formats(self) -> list[str]:
-        """The formats that fit the game: head to head for a game of two, the championship
-        and the series for tables of three or more; a club night for every game."""
-        sizes = self.spec.table_sizes(get_variant(self.game))
-        formats: list[str] = [EventFormat.NIGHT]
-        if sizes.max_size == 2:
-            formats += [EventFormat.ROUND_ROBIN, EventFormat.SWISS]
-        if sizes.min_size >= 3:
-            formats += [EventFormat.CHAMPIONSHIP, EventFormat.SERIES]
-        return formats
-
     @property
     def format_groups(self) -> list[tuple[str, list[forms.BoundField]]]:
         """Each offered format with its own fields, for the page (a format without any is
         left out)."""
-        labels = dict(EventFormat.choices)
         return [
-            (str(labels[value]), [self[name] for name in self.FORMAT_FIELDS[value]])
-            for value in self.formats
-            if self.FORMAT_FIELDS[value]
+            (spec.label, [self[name] for name in spec.fields])
+            for spec in self.formats
+            if spec.fields
         ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if data.get("format") == EventFormat.CHAMPIONSHIP and data.get("top_k"):
+        spec = format_spec(data.get("format") or DEFAULT_FORMAT)
+        if spec.check is not None:
             preferred = data.get("preferred_table_size")
             sizes = self.spec.table_sizes(get_variant(self.game), preferred)
-            if data["top_k"] >= sizes.min_size:
-                self.add_error(
-                    "top_k",
-                    ngettext(
-                        "Fewer than the smallest table of %(size)d player, or nobody is "
-                        "knocked out there.",
-                        "Fewer than the smallest table of %(size)d players, or nobody is "
-                        "knocked out there.",
-                        sizes.min_size,
-                    )
-                    % {"size": sizes.min_size},
-                )
+            for name, message in spec.check(self._format_values(data, spec), sizes).items():
+                self.add_error(name, message)
         return data
 
-    def _format_options(self, data: dict[str, Any], chosen: str) -> dict[str, object]:
-        """The chosen format's options (a field left empty takes its initial value); the
-        other formats' fields are dropped from `data`."""
+    def _format_values(self, data: dict[str, Any], spec: FormatSpec) -> dict[str, object]:
+        """`spec`'s options as chosen (a field left empty takes its initial value)."""
         options: dict[str, object] = {}
-        own = self.FORMAT_FIELDS[chosen]
-        # A field may serve two formats (the byes): each is read once.
-        names = dict.fromkeys(name for fields in self.FORMAT_FIELDS.values() for name in fields)
-        for name in names:
-            value = data.pop(name, None)
-            if name in own:
-                if value is None or value == "":
-                    value = self.fields[name].initial
-                boxes = ("lucky_losers", "clubs_apart")
-                options[own[name]] = bool(value) if name in boxes else value
+        for name, stored in spec.fields.items():
+            value = data.get(name)
+            if value is None or value == "":
+                value = self.fields[name].initial
+            box = isinstance(self.fields[name], forms.BooleanField)
+            options[stored] = bool(value) if box else value
+        return options
+
+    def _format_options(self, data: dict[str, Any], chosen: str) -> dict[str, object]:
+        """The chosen format's options; every format's fields are dropped from `data`."""
+        options = self._format_values(data, format_spec(chosen))
+        for spec in FORMATS.values():
+            for name in spec.fields:
+                data.pop(name, None)
         return options
 
     def _option_field(self, option: Option) -> forms.Field | None:
@@ -327,7 +292,7 @@ class EventForm(forms.Form):
         house rules as the game's options."""
         data = dict(self.cleaned_data)
         data.pop("rules_for", None)
-        chosen = data.pop("format", None) or EventFormat.NIGHT
+        chosen = data.pop("format", None) or DEFAULT_FORMAT
         format_options = self._format_options(data, chosen)
         options = {name: data.pop(name) for name in self.RULE_FIELDS}
         for name in self.option_names:

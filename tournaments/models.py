@@ -9,6 +9,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from rules import Variant
+from tournaments.event_formats import DEFAULT_FORMAT, FormatSpec, format_spec
+from tournaments.event_formats import EventFormat as EventFormat
 
 
 class Club(models.Model):
@@ -268,16 +270,6 @@ class RankingMode(models.TextChoices):
     SAME_DEALS = "same_deals", _("by points after the same number of deals")
 
 
-class EventFormat(models.TextChoices):
-    """How an event's stages follow each other (its options are in Event.format_options)."""
-
-    NIGHT = "night", _("club night: one round")
-    CHAMPIONSHIP = "championship", _("table-winner championship")
-    SERIES = "series", _("reseated series of rounds")
-    ROUND_ROBIN = "round_robin", _("head to head: round robin")
-    SWISS = "swiss", _("head to head: Swiss")
-
-
 class EventStatus(models.TextChoices):
     REGISTRATION = "registration", _("registration open")
     RUNNING = "running", _("in play")
@@ -312,7 +304,7 @@ class Event(models.Model):
         ),
     )
     format = models.CharField(
-        _("format"), max_length=16, choices=EventFormat.choices, default=EventFormat.NIGHT
+        _("format"), max_length=16, choices=EventFormat.choices, default=DEFAULT_FORMAT
     )
     # The format's options as chosen at creation (top_k, lucky_losers, rounds, reseat, …);
     # each stage copies what it needs into its own `format` when it is drawn.
@@ -363,6 +355,12 @@ class Event(models.Model):
         if cached is None:
             cached = self.__dict__["_variant"] = Variant.from_dict(self.variant_options)
         return cached
+
+    @property
+    def spec(self) -> FormatSpec:
+        """The event's format as the site knows it (tournaments.event_formats): what every
+        page, sheet and feed asks instead of comparing the format."""
+        return format_spec(self.format)
 
 
 class RegistrationStatus(models.TextChoices):

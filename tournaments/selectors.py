@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
 from rules import RuleViolation, game_spec
 from rules.i18n import _
@@ -17,7 +17,6 @@ from tournaments.late import LatePlacement, OpenTable, late_placement
 from tournaments.models import (
     Club,
     Event,
-    EventFormat,
     EventStatus,
     Membership,
     MembershipChange,
@@ -165,20 +164,16 @@ def stage_bounds(*, stage: Stage) -> TableBounds:
     return TableBounds(min_size=sizes["min"], max_size=sizes["max"], preferred=sizes["preferred"])
 
 
-def _paired(event: Event) -> bool:
-    return event.format in (EventFormat.ROUND_ROBIN, EventFormat.SWISS)
-
-
 def stage_draw_refusal(*, event: Event, stage: Stage | None) -> RuleViolation | None:
     """Why the event's plain draw may not draw (again) now, or None: the one rule for the
     service and the manage page's button. Head-to-head rounds are paired, a series' later
     rounds are drawn as rounds. (Once a score exists the draw stands as well: the service
     checks that under its locks.)"""
-    if _paired(event):
+    if event.spec.plain_draw == "never":
         return RuleViolation(
             _("Head-to-head rounds are paired under Rounds, not drawn."), code="draw_paired"
         )
-    if event.format == EventFormat.SERIES and stage is not None and stage.number > 1:
+    if event.spec.plain_draw == "first" and stage is not None and stage.number > 1:
         return RuleViolation(
             _("A series' later rounds are drawn under its rounds, not here."), code="draw_round"
         )
@@ -194,7 +189,7 @@ def event_draw_state(*, event: Event) -> dict[str, Any]:
     return {
         "stage": stage,
         # Head-to-head rounds show their own preview (a swap would break the schedule).
-        "preview_tables": list(tables) if preview and not _paired(event) else [],
+        "preview_tables": list(tables) if preview and not event.spec.paired else [],
         "checked_in": event.registrations.filter(status=RegistrationStatus.CHECKED_IN).count(),
         # A draw may be redone (say, for a late arrival) until the first score exists.
         "can_draw": stage_draw_refusal(event=event, stage=stage) is None
@@ -375,7 +370,7 @@ def late_arrivals(*, event: Event) -> LateArrivals | None:
     if stage is None:
         return None
     unseated = stage_unseated(stage=stage)
-    if stage.number > 1 and event.format == EventFormat.CHAMPIONSHIP:
+    if stage.number > 1 and event.spec.later_stages_entrants_only:
         # A later stage seats who went on; those knocked out wait for nothing. Only a late
         # entry, never seated at this event, waits for a seat.
         unseated = unseated.exclude(player__seats__table__stage__event_id=event.pk)
@@ -411,65 +406,8 @@ def late_arrivals(*, event: Event) -> LateArrivals | None:
 def event_format_rows(*, event: Event) -> list[tuple[str, str]]:
     """The event's format and its options in plain words, for its public and manage pages
     (the reader's language): what a player needs to know about how the event runs."""
-    options = event.format_options if isinstance(event.format_options, dict) else {}
-    rows = [(gettext("Format"), str(event.get_format_display()))]
-    if event.format == EventFormat.CHAMPIONSHIP:
-        top_k = int(options.get("top_k", 1) or 1)
-        rows.append(
-            (
-                gettext("Who goes on"),
-                ngettext(
-                    "the winner of each table",
-                    "the top %(count)d of each table",
-                    top_k,
-                )
-                % {"count": top_k},
-            )
-        )
-        rows.append(
-            (
-                gettext("Lucky losers"),
-                gettext("the best of the others fill the next stage to whole tables")
-                if options.get("lucky_losers")
-                else gettext("none"),
-            )
-        )
-    elif event.format == EventFormat.SERIES:
-        rows.append((gettext("Rounds"), str(options.get("rounds", 1))))
-        rows.append(
-            (
-                gettext("Seating each round"),
-                gettext("by the standings: similar totals meet")
-                if options.get("reseat") == "standings"
-                else gettext("at random, meeting as few earlier tablemates as possible"),
-            )
-        )
-        rows.append(
-            (
-                gettext("Ranking"),
-                gettext("by placement points: 60 for a table's winner down to 0 for its last")
-                if options.get("series_ranking") == "placement"
-                else gettext("by points, every round's totals added"),
-            )
-        )
-        if options.get("clubs_apart"):
-            rows.append((gettext("Clubs"), gettext("players of one club sit apart")))
-    elif event.format in (EventFormat.ROUND_ROBIN, EventFormat.SWISS):
-        if event.format == EventFormat.SWISS and options.get("rounds"):
-            rows.append((gettext("Rounds"), str(options["rounds"])))
-        wins, points = int(options.get("bye_wins", 1) or 0), int(options.get("bye_points", 0) or 0)
-        rows.append(
-            (
-                gettext("A bye is worth"),
-                ngettext("%(wins)d win", "%(wins)d wins", wins) % {"wins": wins}
-                + ", "
-                + ngettext("%(points)d point", "%(points)d points", points) % {"points": points},
-            )
-        )
-        rows.append(
-            (
-                gettext("Standings"),
-                gettext("match wins, then settlement points, then the matches between those level"),
-            )
-        )
-    return rows
+    spec = event.spec
+    return [
+        (gettext("Format"), spec.label),
+        *spec.describe(spec.option_values(event.format_options)),
+    ]

@@ -17,9 +17,8 @@ from django.utils import timezone
 from core.db import locked_write
 from rules import RuleViolation, get_variant
 from rules.i18n import _, ngettext
-from tournaments.advancement import draw_stage
 from tournaments.changes import results_change
-from tournaments.draw import draw_tables
+from tournaments.event_formats import DEFAULT_FORMAT
 from tournaments.models import (
     Club,
     Event,
@@ -81,7 +80,7 @@ def event_create(
     season: Season | None = None,
     preferred_table_size: int = 4,
     confirm_needs_pin: bool = False,
-    format: str = EventFormat.NIGHT,
+    format: str = DEFAULT_FORMAT,
     format_options: dict[str, object] | None = None,
     published: bool = False,
 ) -> Event:
@@ -163,7 +162,8 @@ def registration_status_set(*, registration: Registration, status: str) -> Regis
 
 def stage_format(*, event: Event) -> dict[str, object]:
     """The format a new stage of `event` is drawn with (stored on the stage): the table
-    sizes, and for a championship how many of each table go on and whether lucky losers do."""
+    sizes, and the options each stage keeps of its own (a championship's: how many of each
+    table go on and whether lucky losers do)."""
     bounds = event_table_bounds(event=event)
     stored: dict[str, object] = {
         "table_sizes": {
@@ -172,10 +172,9 @@ def stage_format(*, event: Event) -> dict[str, object]:
             "preferred": bounds.preferred,
         }
     }
-    if event.format == EventFormat.CHAMPIONSHIP:
-        options = event.format_options or {}
-        stored["top_k"] = int(options.get("top_k", 1))
-        stored["lucky_losers"] = bool(options.get("lucky_losers", False))
+    options = event.spec.option_values(event.format_options)
+    for name, read in event.spec.stage_options.items():
+        stored[name] = read(options.get(name))
     return stored
 
 
@@ -198,12 +197,7 @@ def _tables_create(
 
 def _seat_stage(stage: Stage, player_ids: list[int]) -> None:
     bounds = stage_bounds(stage=stage)
-    if stage.event.format == EventFormat.CHAMPIONSHIP:
-        # Whoever fits one table plays one final table (2 to 6): a championship's own sizes.
-        groups = draw_stage(player_ids, bounds=bounds, seed=stage.seed)
-    else:
-        groups = draw_tables(player_ids, bounds, seed=stage.seed)
-    _tables_create(stage, groups)
+    _tables_create(stage, stage.event.spec.draw(player_ids, bounds, stage.seed))
 
 
 @locked_write
@@ -227,7 +221,8 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
     refusal = stage_draw_refusal(event=event, stage=stages.order_by("-number").first())
     if refusal is not None:
         raise refusal
-    if event.format == EventFormat.CHAMPIONSHIP:
+    if event.spec.knockout:
+        # A later stage was drawn when the one before closed: its redraw is the newest's.
         stage = stages.order_by("-number").first()
     else:
         stage = stages.filter(number=1).first()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from formats.headtohead import H2HBoard, h2h_event_standings, is_head_to_head
+from formats.headtohead import H2HBoard, h2h_event_standings
 from tournaments.models import Event
 
 register = template.Library()
@@ -13,4 +13,4 @@ register = template.Library()
 
 @register.simple_tag
 def h2h_board(event: Event) -> H2HBoard | None:
-    return h2h_event_standings(event=event) if is_head_to_head(event) else None
+    return h2h_event_standings(event=event) if event.spec.paired else None
