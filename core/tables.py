@@ -8,6 +8,7 @@ download with every row (never one page) and the headers in the reader's languag
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -54,17 +55,27 @@ class _Export(TableExport):
 
 
 def export_response(
-    table: tables.Table, *, export_format: str, name: str, title: str
+    table: tables.Table,
+    *,
+    export_format: str,
+    name: str,
+    title: str,
+    exclude: Iterable[str] = (),
 ) -> HttpResponse:
     """`table`'s rows as a download named `<name>.<format>`; `title` names the XLSX sheet.
 
     The table is exported whole: give it unpaginated data. Headers and cells are those of
     `Table.as_values` (a column's `value_<name>` method, where it has one, gives the plain
-    value), so they are in the active language.
+    value), so they are in the active language. `exclude`: columns the file leaves out.
     """
     if export_format not in EXPORT_FORMATS:
         raise ValueError(f"not an export format: {export_format!r}")
-    exporter = _Export(export_format, table, dataset_kwargs={"title": _sheet_title(title)})
+    exporter = _Export(
+        export_format,
+        table,
+        exclude_columns=tuple(exclude),
+        dataset_kwargs={"title": _sheet_title(title)},
+    )
     content = exporter.export()
     if export_format == TableExport.CSV:
         # The byte order mark tells Excel the file is UTF-8 (names such as "Kőrösi").

@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -28,9 +28,8 @@ from core.places import place_text
 from formats.finish import event_finish
 from rules import RuleViolation
 from rules.i18n import _
-from scoring.judge import deal_scores, standing_and_problem
 from scoring.models import Deal
-from scoring.selectors import TableSheet, stage_sheets
+from scoring.selectors import TableSheet, sheet_of, stage_precedence, stage_sheets, tie_facts
 from tournaments.advancement import (
     Advancement,
     Outcome,
@@ -38,6 +37,7 @@ from tournaments.advancement import (
     RankedPlayer,
     Reason,
     StagePlacing,
+    StageTable,
     TablePlayer,
     TieBreak,
     TieBreakMethod,
@@ -45,7 +45,6 @@ from tournaments.advancement import (
     final_ranking,
     next_stage,
     pending_ties,
-    table_from_standing,
 )
 from tournaments.changes import results_change
 from tournaments.draw import TableBounds
@@ -64,6 +63,7 @@ from tournaments.models import TieBreak as TieBreakRow
 from tournaments.permissions import club_allows
 from tournaments.selectors import stage_bounds
 from tournaments.services import stage_tables_create
+from tournaments.tiebreaks import TieBreakName
 
 Key = tuple[float, ...]
 
@@ -83,24 +83,79 @@ def _options(stage: Stage) -> dict[str, Any]:
 
 def _keys(sheet: TableSheet) -> list[Key]:
     """Each seat's result for comparing players of different tables, lower better: the
-    total, then the game's own tie order (for Rutupeli: points in the last deal, then minus
-    the deals won), so that players the table leaves tied have equal keys."""
+    total, then the numeric tie-breaks of the stage's precedence in its order (points in
+    the last deal, deals won, räväytys), so that players the precedence leaves level have
+    equal keys. The director's records and head to head tell apart only players of one
+    table: they are in the table's order (`sheet.order`), not here."""
     standing = sheet.standing
     sign = 1 if standing.lower_is_better else -1
-    order = standing.extra.get("tie_order")
-    won = standing.extra.get("deals_won")
-    rows = deal_scores(sheet.deals)
-    last = rows[-1][1].points if rows else ()
+    facts = tie_facts(sheet, standing, None)
     keys: list[Key] = []
     for seat, total in enumerate(standing.totals):
         key: list[float] = [sign * total]
-        for rule in order if isinstance(order, list) else ():
-            if rule == "last_deal" and seat < len(last):
-                key.append(last[seat])
-            elif rule == "deals_won" and isinstance(won, list) and seat < len(won):
-                key.append(-won[seat])
+        for name in sheet.precedence or ():
+            if name == "last_deal":
+                key.append(sign * facts.last[seat])
+            elif name == "deals_won":
+                key.append(-facts.won[seat])
+            elif name == "ravaytys":
+                key.append(-facts.ravaytys[seat])
         keys.append(tuple(key))
     return keys
+
+
+def stage_table(sheet: TableSheet) -> StageTable[int]:
+    """A finished table as the advancement reads it: its players in the table's one order
+    (`sheet.order`: the stage's precedence, the director's records), players the order
+    leaves level sharing a place, each with their key for the stage's ranking."""
+    keys = _keys(sheet)
+    seat_of = {seat.position: seat for seat in sheet.seats}
+    places: list[list[TablePlayer[int]]] = []
+    previous: int | None = None
+    for place in sheet.order:
+        seat = seat_of[place.position]
+        entry = TablePlayer(seat.player_id, seat.player.name, keys[place.position])
+        if places and place.place == previous and places[-1][0].key == entry.key:
+            places[-1].append(entry)
+        else:
+            places.append([entry])
+        previous = place.place
+    return StageTable(sheet.table.number, tuple(tuple(group) for group in places))
+
+
+def _with_records(
+    advancement: Advancement[int],
+    sheets: Sequence[TableSheet],
+    records: Mapping[int, Sequence[TieBreak[int]]],
+) -> Advancement[int]:
+    """`advancement` with each outcome that a director's record at its table decided
+    carrying that record (its method and note: "card draw"), for the bracket and the
+    manage page to say how the tie was settled."""
+    decided: dict[int, TieBreak[int]] = {}
+    for sheet in sheets:
+        position_player = {seat.position: seat.player_id for seat in sheet.seats}
+        for place in sheet.order:
+            if place.decided_by != TieBreakName.DIRECTOR:
+                continue
+            player = position_player[place.position]
+            for record in reversed(records.get(sheet.table.pk, ())):
+                if player in record.order:
+                    # The place above was set apart by the same record: both say so.
+                    for other in record.order:
+                        decided.setdefault(other, record)
+                    break
+
+    def marked(outcomes: Sequence[Outcome[int]]) -> tuple[Outcome[int], ...]:
+        return tuple(
+            replace(outcome, tie_break=outcome.tie_break or decided.get(outcome.placing.player))
+            for outcome in outcomes
+        )
+
+    return replace(
+        advancement,
+        advancers=marked(advancement.advancers),
+        eliminated=marked(advancement.eliminated),
+    )
 
 
 def _tie_break(row: TieBreakRow) -> TieBreak[int]:
@@ -161,17 +216,16 @@ def _close_state(stage: Stage, no_shows: frozenset[int] | None = None) -> CloseS
     for row in rows:
         if row.table_id is not None:
             by_table.setdefault(row.table_id, []).append(_tie_break(row))
-    tables = [
-        table_from_standing(
-            number=sheet.table.number,
-            players=[seat.player_id for seat in sheet.seats],
-            names=[seat.player.name for seat in sheet.seats],
-            standing=sheet.standing,
-            tie_breaks=by_table.get(sheet.table.pk, []),
-            keys=_keys(sheet),
-        )
-        for sheet in sheets
-    ]
+    for sheet in sheets:
+        if not sheet.standing.finished:
+            raise RuleViolation(
+                _("Table %(table)d has not finished its game yet."),
+                code="table_not_finished",
+                table=sheet.table.number,
+            )
+    # Each table in its one order: the director's records for a table are applied there
+    # (sheet.order), and said on the outcomes they decided (`_with_records`).
+    tables = [stage_table(sheet) for sheet in sheets]
     options = _options(stage)
     # A player withdrawn since the stage was played will not play on: if they would have
     # gone on, the next in their table's order takes the place (shown as such).
@@ -191,7 +245,8 @@ def _close_state(stage: Stage, no_shows: frozenset[int] | None = None) -> CloseS
     try:
         ties = pending_ties(tables, stage_tie_breaks=stage_ties, **options)
         state.ties = [(tie, numbered.get(tie.table) if tie.table else None) for tie in ties]
-        state.advancement = advance(tables, stage_tie_breaks=stage_ties, **options)
+        advancement = advance(tables, stage_tie_breaks=stage_ties, **options)
+        state.advancement = _with_records(advancement, sheets, by_table)
     except RuleViolation as error:
         state.refusal = error
     return state
@@ -357,7 +412,9 @@ def championship_stage_close(
         raise state.refusal
     advancement = state.advancement
     seed = secrets.randbelow(2**31) if seed is None else seed
-    stage.outcome = outcome_json(advancement)
+    # The precedence the stage was decided by, kept with it: a later change of the event's
+    # order does not redecide a closed stage (scoring.selectors.stage_precedence).
+    stage.outcome = {**outcome_json(advancement), "precedence": list(stage_precedence(stage))}
     stage.closed_at = timezone.now()
     stage.status = StageStatus.FINISHED
     stage.save(update_fields=["outcome", "closed_at", "status"])
@@ -428,6 +485,12 @@ class BracketSeat:
     advances: bool = False
     lucky_loser: bool = False
     champion: bool = False
+    # How the director settled a tie that ordered this seat (`TieBreakMethod`), if one did.
+    tie_break: str | None = None
+
+    @property
+    def tie_break_label(self) -> str:
+        return gettext(TieBreakMethod(self.tie_break).label) if self.tie_break else ""
 
 
 @dataclass
@@ -482,6 +545,12 @@ def championship_bracket(*, event: Event) -> Bracket:
             for row in (*outcome.get("advancers", []), *outcome.get("eliminated", []))
         }
         winner = outcome.get("champion")
+        settled = {
+            player: row["tie_break"]["method"]
+            for row in (*outcome.get("advancers", []), *outcome.get("eliminated", []))
+            if isinstance(row.get("tie_break"), dict)
+            for player in (row["player"], *row["tie_break"].get("order", []))
+        }
         tables = []
         for table in stage.tables.all():
             seats = sorted(table.seats.all(), key=lambda seat: seat.position)
@@ -497,6 +566,7 @@ def championship_bracket(*, event: Event) -> Bracket:
                         advances=player in going,
                         lucky_loser=bool(going.get(player, {}).get("lucky_loser")),
                         champion=player == winner,
+                        tie_break=settled.get(player),
                     )
                 )
                 if player == winner:
@@ -512,9 +582,7 @@ def championship_bracket(*, event: Event) -> Bracket:
 
 
 def _standing_sheet(table: Table, seats: list[Seat], variant: Any) -> TableSheet:
-    deals = list(table.deals.all())
-    standing, problem = standing_and_problem(variant, len(seats), deal_scores(deals))
-    return TableSheet(table, seats, deals, standing, variant, problem)
+    return sheet_of(table, seats, list(table.deals.all()), variant)
 
 
 # -- the manage page's "Close stage N" ------------------------------------------------------------

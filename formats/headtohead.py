@@ -30,9 +30,8 @@ from django.utils import timezone
 from core.db import locked_write
 from rules import RuleViolation
 from rules.i18n import _, ngettext
-from scoring.judge import deal_scores, standing_and_problem
 from scoring.models import Deal
-from scoring.selectors import TableSheet
+from scoring.selectors import TableSheet, sheet_of
 from tournaments.models import (
     Event,
     EventStatus,
@@ -122,9 +121,7 @@ def _matches(stages: Sequence[Stage]) -> list[Match]:
         seats, deals = list(table.seats.all()), list(table.deals.all())
         if len(seats) != 2:
             continue  # not a match (a hand-made table): nothing the standings can count
-        variant = stage.event.variant
-        standing, problem = standing_and_problem(variant, len(seats), deal_scores(deals))
-        sheet = TableSheet(table, seats, deals, standing, variant, problem)
+        sheet = sheet_of(table, seats, deals, stage.event.variant)
         matches.append(Match(stage.number, sheet, seats[0].player_id, seats[1].player_id))
     return matches
 

@@ -24,15 +24,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch
-
 from core.db import locked_write
 from core.places import place_text
 from rules import RuleViolation
 from rules.i18n import _, ngettext
-from scoring.judge import deal_scores, standing_and_problem
-from scoring.models import Deal
-from scoring.selectors import TableSheet, stage_sheets
+from scoring.selectors import TableSheet, stage_sheets, stages_sheets
 from tournaments.draw import TableBounds
 from tournaments.models import (
     Event,
@@ -42,7 +38,6 @@ from tournaments.models import (
     Seat,
     Stage,
     StageStatus,
-    Table,
 )
 from tournaments.seating import (
     PairCost,
@@ -164,28 +159,6 @@ def _played_stages(event: Event) -> list[Stage]:
     )
 
 
-def _all_sheets(event: Event, stages: list[Stage]) -> dict[int, list[TableSheet]]:
-    """Every table of `stages` with its standing, by stage id: three queries for all the
-    rounds together (not three a round), so the page costs the same after round 8 as 1."""
-    tables = (
-        Table.objects.filter(stage__in=stages)
-        .order_by("stage__number", "number")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
-            Prefetch("deals", queryset=Deal.objects.order_by("number")),
-        )
-    )
-    by_id = {stage.pk: stage for stage in stages}
-    variant = event.variant
-    sheets: dict[int, list[TableSheet]] = defaultdict(list)
-    for table in tables:
-        table.stage = by_id[table.stage_id]
-        seats, deals = list(table.seats.all()), list(table.deals.all())
-        standing, problem = standing_and_problem(variant, len(seats), deal_scores(deals))
-        sheets[table.stage_id].append(TableSheet(table, seats, deals, standing, variant, problem))
-    return sheets
-
-
 def _sheet_done(sheet: TableSheet) -> bool:
     return sheet.problem is None and sheet.standing.finished and not sheet.unconfirmed
 
@@ -205,7 +178,7 @@ def series_standings(*, event: Event) -> SeriesStandings:
     """
     options = series_options(event)
     stages = _played_stages(event)
-    sheets = _all_sheets(event, stages)
+    sheets = stages_sheets(stages)
     rows: dict[int, SeriesRow] = {}
     rounds: list[SeriesRound] = []
     lower_is_better = True
@@ -221,7 +194,9 @@ def series_standings(*, event: Event) -> SeriesStandings:
         for sheet in stage_sheets_:
             if not seen_standing and sheet.problem is None:
                 lower_is_better, seen_standing = sheet.standing.lower_is_better, True
-            place = {position: i + 1 for i, position in enumerate(sheet.standing.ranking)}
+            # The table's one order (its precedence, the director's records): level seats
+            # share a place, and its placement points.
+            place = {seat.position: seat.place for seat in sheet.order}
             for seat in sheet.seats:
                 row = rows.get(seat.player_id)
                 if row is None:

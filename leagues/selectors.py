@@ -31,9 +31,8 @@ from formats.championship import stored_advancement
 from formats.headtohead import Match, h2h_bye_value
 from formats.series import series_standings
 from rules import RuleViolation
-from scoring.judge import deal_scores, standing_and_problem
 from scoring.models import Deal
-from scoring.selectors import TableSheet, confirmed_deals
+from scoring.selectors import StageTieBreaks, TableSheet, sheet_of
 from standings.selectors import event_ranking
 from tournaments.advancement import final_ranking
 from tournaments.changes import event_results_version, with_results_version
@@ -269,16 +268,16 @@ def season_plays(*, season: Season, events: list[Event] | None = None) -> list[E
             ),
         )
     )
+    tie_breaks: dict[int, StageTieBreaks] = {}
     for table in tables:
         stage = table.stage = by_id[table.stage_id]
         seats, deals = list(table.seats.all()), list(table.deals.all())
         event = stage.event
-        if event.club.public_confirmed_only:
-            # The club's public pages show confirmed results only: so does its table.
-            deals = confirmed_deals(deals)
-        variant = event.variant
-        standing, problem = standing_and_problem(variant, len(seats), deal_scores(deals))
-        sheet = TableSheet(table, seats, deals, standing, variant, problem)
+        # The club's public pages show confirmed results only: so does its table.
+        shared = tie_breaks.setdefault(stage.pk, StageTieBreaks(stage.pk))
+        sheet = sheet_of(
+            table, seats, deals, event.variant, event.club.public_confirmed_only, shared
+        )
         plays[stage.event_id].sheets.setdefault(stage.pk, []).append(sheet)
     return [plays[event.pk] for event in events]
 

@@ -13,21 +13,21 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.text import slugify
-from django.utils.translation import get_language, gettext, ngettext, override
+from django.utils.translation import get_language, gettext, override
 
 from formats.championship import Bracket, championship_bracket
 from leagues.selectors import SeasonLeague
 from leagues.services import season_league
 from leagues.tables import number_text, scheme_text
 from printing.pdf import PDF, PrintFile, render_pdf
-from scoring.selectors import TableSheet, event_sheets, stage_sheets
-from standings.selectors import RankingRow, event_ranking
-from standings.tables import ranking_caption
+from scoring.selectors import TableSheet, stage_sheets
+from standings.selectors import RankingRow
+from standings.standings import event_standings
+from standings.tables import ranking_table
 from tournaments.league import LeagueKind, decider_label
 from tournaments.models import Event, Season, Stage
-from tournaments.tiebreaks import TOTAL, tie_break_short_label
 
 # A hall section of the seating list: this many tables' cards on one page (two columns of
 # four), so that the names stay at 18 pt, readable from a metre; tables of five or six
@@ -66,81 +66,51 @@ def _pdf(
 
 @dataclass(frozen=True)
 class StandingLine:
-    """A ranking row as the sheet prints it: every cell already in words."""
+    """A standings row as the sheet prints it: the download's cells (every one already in
+    words), and the row for its marks."""
 
-    place: str
-    player: str
-    table: int
-    deals: int
-    total: int
-    average: str
-    after_total: str
-    decided_by: str
-    unconfirmed: bool
-    needs_director: bool
-    ravaytys: int
+    cells: list[tuple[str, object]]
+    row: RankingRow
 
 
-def _standing_line(row: RankingRow) -> StandingLine:
-    decided = (
-        gettext(tie_break_short_label(row.decided_by))
-        if row.decided_by not in (None, TOTAL)
-        else ""
-    )
-    return StandingLine(
-        place=row.place_label,
-        player=row.player,
-        table=row.table,
-        deals=row.deals,
-        total=row.total,
-        # As the page: one decimal, rounded first (number_format would cut it off).
-        average=(
-            number_format(round(float(row.average), 1), decimal_pos=1)
-            if row.average is not None
-            else ""
-        ),
-        after_total="" if row.after_total is None else str(row.after_total),
-        decided_by=decided,
-        unconfirmed=row.unconfirmed,
-        needs_director=row.needs_director,
-        ravaytys=row.ravaytys,
-    )
+def _cell(row: RankingRow, name: str, value: object) -> tuple[str, object]:
+    # The download's place is a number to sort by; the sheet says "=5" as the page does.
+    if name == "place":
+        return name, row.place_label
+    return name, "" if value is None else value
 
 
-def standings_context(
-    *, event: Event, stage: Stage | None = None, sheets: list[TableSheet] | None = None
-) -> dict[str, Any]:
-    """The standings sheet's context (in the active language): the ranking as the public
-    page has it, from confirmed deals alone when the club shows only those."""
-    confirmed_only = event.club.public_confirmed_only
-    if sheets is None:
-        sheets = (
-            event_sheets(event=event, confirmed_only=confirmed_only)
-            if stage is None
-            else stage_sheets(stage=stage, confirmed_only=confirmed_only)
+def standings_context(*, event: Event, stage: Stage | None = None) -> dict[str, Any]:
+    """The standings sheet's context (in the active language): the event's standings
+    (`standings.standings`), the columns and cells its page and downloads have, from
+    confirmed deals alone where the club shows only those."""
+    standings = event_standings(event=event, stage=stage)
+    table = ranking_table(standings)
+    # The columns the page shows, each cell as the download has it.
+    shown = [column.name for column in table.columns]
+    hidden = [column.name for column in table.columns.iterall() if column.name not in shown]
+    values = table.as_values(exclude_columns=hidden)
+    headers = next(values)
+    lines = [
+        StandingLine(
+            [_cell(row, name, value) for name, value in zip(shown, cells, strict=True)], row
         )
-    ranking = event_ranking(event=event, sheets=sheets)
-    lines = [_standing_line(row) for row in ranking]
-    first = ranking[0] if ranking else None
+        for row, cells in zip(standings.rows, values, strict=True)
+    ]
     return {
         "event": event,
         "stage": stage,
+        "stage_name": event.spec.stage_name(stage.number) if stage is not None else "",
+        "columns": list(zip(shown, headers, strict=True)),
         "lines": lines,
-        "caption": ranking_caption(first) if first else "",
-        "by_average": bool(first and first.by_average),
-        "after_deals": first.after_deals if first else None,
-        # The header the page gives that column (scoring.tables.RankingTable).
-        "after_label": (
-            ngettext("After %(count)d deal", "After %(count)d deals", first.after_deals)
-            % {"count": first.after_deals}
-            if first and first.after_deals is not None
-            else ""
-        ),
-        "decided": any(line.decided_by for line in lines),
-        "ravaytys": any(line.ravaytys for line in lines),
-        "pending": any(sheet.unconfirmed for sheet in sheets),
-        "withheld": any(sheet.withheld for sheet in sheets),
-        "finished": bool(sheets) and all(sheet.standing.finished for sheet in sheets),
+        "caption": standings.caption,
+        "champion": standings.champion,
+        "decided": "decided_by" in shown,
+        "ravaytys": any(row.ravaytys for row in standings.rows),
+        "tie_breaks": any(row.tie_break for row in standings.rows),
+        "pending": standings.pending,
+        "withheld": standings.withheld,
+        "finished": standings.finished,
         "date": date_format(event.date, "DATE_FORMAT"),
         "footer": css_text(event.club.name, event.name, date_format(event.date, "DATE_FORMAT")),
     }

@@ -38,7 +38,7 @@ from scoring.entry import ENDING_WORDS, SPECIAL_WORDS
 from scoring.i18n import contract_text
 from scoring.judge import deal_scores, ravaytys_out, standing_and_problem
 from scoring.models import Deal
-from scoring.selectors import TableSheet, _sheet
+from scoring.selectors import TableSheet, sheet_of
 from tournaments.models import Seat, Table
 
 TEMPLATE = "print/table_sheet.html"
@@ -156,7 +156,7 @@ def _sheets(tables: Sequence[Table]) -> list[TableSheet]:
     for table in tables:
         row = by_pk[table.pk]
         seats, deals = list(row.seats.all()), list(row.deals.all())
-        sheets.append(_sheet(row, seats, deals, row.stage.event.variant))
+        sheets.append(sheet_of(row, seats, deals, row.stage.event.variant))
     return sheets
 
 

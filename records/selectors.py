@@ -11,20 +11,22 @@ private ones too (marked).
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Max, Q
 
-from rules import VARIANT_IDS, RuleViolation, Variant, game_spec, table_standing
+from rules import VARIANT_IDS, RuleViolation, TableStanding, Variant, game_spec, table_standing
 from rules.gin import Settlement
-from scoring.judge import deal_scores, ravaytys_out, standing_and_problem
+from scoring.judge import TableProblem, deal_scores, ravaytys_out, standing_and_problem
 from scoring.models import Deal, DealStatus
+from scoring.selectors import TableSheet, stage_precedence
 from tournaments.models import (
     Event,
     EventStatus,
@@ -33,6 +35,8 @@ from tournaments.models import (
     Seat,
     Stage,
     StageStatus,
+    Table,
+    TieBreak,
 )
 from tournaments.permissions import club_allows
 
@@ -264,6 +268,7 @@ _EVENT_FIELDS = (
     "name",
     "date",
     "variant_id",
+    "tie_breaks",  # the precedence a table's places follow
     "variant_options",
     "format",
     "status",
@@ -375,6 +380,7 @@ def player_record(
         sorted({s.table.stage.event_id for s in seats if not s.table.stage.event.spec.one_stage})
     )
     known_order: dict[str, bool] = {}
+    tie_breaks = _TableTieBreaks(sorted(sitters))
     rows: list[EventRow] = []
     games: dict[str, GameTotals] = {}
     championships: dict[int, ChampionshipRow] = {}
@@ -391,9 +397,7 @@ def player_record(
         standing, problem = standing_and_problem(variant, len(at_table), deal_scores(deals_at))
         position = seat.position
         lower = _lower_is_better(variant, len(at_table), known_order)
-        place = (
-            standing.ranking.index(position) + 1 if position in standing.ranking else len(at_table)
-        )
+        place = _table_place(table, at_table, deals_at, standing, problem, position, tie_breaks)
         totals = games.get(variant.id)
         if totals is None:
             totals = games[variant.id] = GameTotals(variant.id, variant.name, lower)
@@ -470,6 +474,50 @@ def player_record(
         penalty_deals=penalty_deals,
         shows_private=private,
     )
+
+
+class _TableTieBreaks:
+    """The director's recorded tie-breaks of the record's tables, read in one query the
+    first time a tie at one of them reaches them (most records never do)."""
+
+    def __init__(self, table_ids: list[int]) -> None:
+        self.table_ids = table_ids
+        self._by_table: dict[int, list[list[int]]] | None = None
+
+    def of(self, table_id: int) -> list[list[int]]:
+        if self._by_table is None:
+            self._by_table = defaultdict(list)
+            recorded = TieBreak.objects.filter(table_id__in=self.table_ids)
+            for table, order in recorded.order_by("recorded_at", "pk").values_list(
+                "table_id", "order"
+            ):
+                self._by_table[int(table)].append(list(order))
+        return self._by_table.get(table_id, [])
+
+
+def _table_place(
+    table: Table,
+    at_table: list[_Sitter],
+    deals: list[_StoredDeal],
+    standing: TableStanding,
+    problem: TableProblem | None,
+    position: int,
+    tie_breaks: _TableTieBreaks,
+) -> int:
+    """The player's place at the table as its page orders it (`TableSheet.order`: the
+    stage's tie-break precedence and the director's record for the table), so a tie the
+    director settled credits the win as recorded."""
+    sheet = TableSheet(
+        table,
+        cast("list[Seat]", at_table),
+        cast("list[Deal]", deals),
+        standing,
+        table.stage.event.variant,
+        problem,
+        precedence=stage_precedence(table.stage),
+        tie_orders=functools.partial(tie_breaks.of, table.pk),
+    )
+    return next((p.place for p in sheet.order if p.position == position), len(at_table))
 
 
 def _game_order(variant_id: str) -> tuple[int, str]:

@@ -3,22 +3,27 @@ however big the event."""
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch
 
-from rules import TableStanding
+from rules import RuleViolation, TableStanding
 from scoring.judge import Rows, TableProblem, deal_scores, ravaytys_counts, standing_and_problem
 from scoring.models import Deal, DealAction, DealVersion, SeatClaim
-from tournaments.models import (
-    Event,
-    Seat,
-    Stage,
-    Table,
-)
+from tournaments.models import Event, Seat, Stage, Table, TieBreak
 from tournaments.selectors import stage_in_play
+from tournaments.tiebreaks import (
+    TOTAL,
+    Contender,
+    Orders,
+    TieBreakName,
+    rank_by_precedence,
+    tie_break_precedence,
+)
 
 
 @dataclass
@@ -34,6 +39,17 @@ class TableSheet:
     # Deals left off because only confirmed results are shown (`confirmed_only`): the
     # first unconfirmed deal and every deal after it.
     withheld: int = 0
+    # The tie-break precedence the table's places follow (`table_order`; None: the game's
+    # own order), and the director's recorded tie-breaks of this table (orders of player
+    # ids, oldest first), read only when a tie reaches them.
+    precedence: tuple[str, ...] | None = None
+    tie_orders: Callable[[], Orders] | None = None
+
+    @functools.cached_property
+    def order(self) -> list[SeatPlace]:
+        """The table's places, best first: the one order every page, sheet and record of
+        the table reads (`table_order`)."""
+        return table_order(self, precedence=self.precedence, director_orders=self.tie_orders)
 
     @property
     def next_number(self) -> int | None:
@@ -68,22 +84,25 @@ class TableSheet:
 
     @property
     def rows(self) -> list[dict[str, Any]]:
-        """One row per seat, best first: the player, the total and the place."""
-        place = {seat: index + 1 for index, seat in enumerate(self.standing.ranking)}
+        """One row per seat, best first: the player, the total and the place ("=1" when
+        the tie-breaks leave it shared)."""
+        seat_of = {seat.position: seat for seat in self.seats}
         ledger, settlement = self.standing.ledger, self.standing.settlement  # Tízlapos, Gin
         units = ledger.units if ledger else None
         eliminated = set(ledger.eliminated) if ledger else set()
         final = settlement.final if settlement and self.standing.finished else None
         return [
             {
-                "seat": seat,
-                "total": self.standing.totals[seat.position],
-                "place": place[seat.position],
-                "units": units[seat.position] if units else None,
-                "out": seat.position in eliminated,
-                "final": final[seat.position] if final else None,
+                "seat": seat_of[place.position],
+                "total": self.standing.totals[place.position],
+                "place": place.place,
+                "shared": place.shared,
+                "units": units[place.position] if units else None,
+                "out": place.position in eliminated,
+                "final": final[place.position] if final else None,
             }
-            for seat in sorted(self.seats, key=lambda s: place[s.position])
+            for place in self.order
+            if place.position in seat_of
         ]
 
     @property
@@ -105,12 +124,49 @@ def confirmed_deals(deals: list[Deal]) -> list[Deal]:
     return deals
 
 
-def _sheet(
-    table: Table, seats: list[Seat], deals: list[Deal], variant: Any, confirmed_only: bool = False
+class StageTieBreaks:
+    """The director's recorded tie-breaks of one stage's tables, read in one query when the
+    first table's tie reaches them, and never otherwise."""
+
+    def __init__(self, stage_id: int) -> None:
+        self.stage_id = stage_id
+        self._by_table: dict[int, list[list[int]]] | None = None
+
+    def of(self, table_id: int) -> list[list[int]]:
+        if self._by_table is None:
+            self._by_table = defaultdict(list)
+            recorded = TieBreak.objects.filter(stage_id=self.stage_id, table__isnull=False)
+            for table, order in recorded.order_by("recorded_at", "pk").values_list(
+                "table_id", "order"
+            ):
+                self._by_table[int(table)].append(list(order))
+        return self._by_table.get(table_id, [])
+
+
+def sheet_of(
+    table: Table,
+    seats: list[Seat],
+    deals: list[Deal],
+    variant: Any,
+    confirmed_only: bool = False,
+    tie_breaks: StageTieBreaks | None = None,
 ) -> TableSheet:
+    """The sheet of `table` (its stage and event loaded) from its seats and deals, already
+    read: the one way a sheet is made, so every sheet orders its places alike. Sheets of
+    one stage share its `tie_breaks` (one query for them all, if any tie needs them)."""
     shown = confirmed_deals(deals) if confirmed_only else deals
     standing, problem = standing_and_problem(variant, len(seats), deal_scores(shown))
-    return TableSheet(table, seats, shown, standing, variant, problem, len(deals) - len(shown))
+    return TableSheet(
+        table,
+        seats,
+        shown,
+        standing,
+        variant,
+        problem,
+        len(deals) - len(shown),
+        precedence=stage_precedence(table.stage),
+        tie_orders=functools.partial((tie_breaks or StageTieBreaks(table.stage_id)).of, table.pk),
+    )
 
 
 def table_sheet(*, table: Table, confirmed_only: bool = False) -> TableSheet:
@@ -119,7 +175,7 @@ def table_sheet(*, table: Table, confirmed_only: bool = False) -> TableSheet:
     table = Table.objects.select_related("stage__event__club").get(pk=table.pk)
     seats = list(table.seats.select_related("player").order_by("position"))
     deals = list(table.deals.order_by("number"))
-    return _sheet(table, seats, deals, table.stage.event.variant, confirmed_only)
+    return sheet_of(table, seats, deals, table.stage.event.variant, confirmed_only)
 
 
 def event_sheets(*, event: Event, confirmed_only: bool = False) -> list[TableSheet]:
@@ -131,20 +187,32 @@ def event_sheets(*, event: Event, confirmed_only: bool = False) -> list[TableShe
 def stage_sheets(*, stage: Stage, confirmed_only: bool = False) -> list[TableSheet]:
     """Every table of `stage` with its standing, in three queries whatever its size;
     `confirmed_only`: from confirmed deals alone (see `confirmed_deals`)."""
-    tables = list(
-        Table.objects.filter(stage=stage)
-        .order_by("number")
+    return stages_sheets([stage], confirmed_only=confirmed_only).get(stage.pk, [])
+
+
+def stages_sheets(
+    stages: Sequence[Stage], *, confirmed_only: bool = False
+) -> dict[int, list[TableSheet]]:
+    """Every table of `stages` (of one event, its stages loaded with it) with its standing,
+    by stage id, in table order: three queries for all of them together, so a page costs
+    the same after stage 8 as after stage 1."""
+    tables = (
+        Table.objects.filter(stage__in=stages)
+        .order_by("stage__number", "number")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
             Prefetch("deals", queryset=Deal.objects.order_by("number")),
         )
     )
-    variant = stage.event.variant
-    sheets = []
-    for table in tables:
-        table.stage = stage
+    by_id = {stage.pk: stage for stage in stages}
+    tie_breaks = {stage.pk: StageTieBreaks(stage.pk) for stage in stages}
+    sheets: dict[int, list[TableSheet]] = {stage.pk: [] for stage in stages}
+    for table in tables if stages else ():
+        stage = table.stage = by_id[table.stage_id]
         seats, deals = list(table.seats.all()), list(table.deals.all())
-        sheets.append(_sheet(table, seats, deals, variant, confirmed_only))
+        sheets[stage.pk].append(
+            sheet_of(table, seats, deals, stage.event.variant, confirmed_only, tie_breaks[stage.pk])
+        )
     return sheets
 
 
@@ -155,6 +223,136 @@ def counted_rows(sheet: TableSheet, deals: int | None = None) -> Rows:
     if sheet.problem is not None:
         rows = [(number, score) for number, score in rows if number < sheet.problem.number]
     return rows if deals is None else rows[:deals]
+
+
+def event_precedence(event: Event) -> tuple[str, ...]:
+    """The event's tie-break precedence (`tournaments.tiebreaks`): the director's, else the
+    game's. A stored list the site no longer accepts is read as the game's default: one
+    event's old setting must not break its pages."""
+    try:
+        return tie_break_precedence(event.tie_breaks, game=event.variant_id)
+    except RuleViolation:
+        return tie_break_precedence(None, game=event.variant_id)
+
+
+@dataclass
+class _TieFacts:
+    """Per seat, what the tie-breaks read, in the deals a standing counts."""
+
+    last: list[int]
+    won: list[int]
+    ravaytys: list[int]
+
+
+def tie_facts(sheet: TableSheet, standing: TableStanding, deals: int | None) -> _TieFacts:
+    rows = counted_rows(sheet, deals)
+    seats = len(sheet.seats)
+    last = [0] * seats
+    if rows:
+        points = rows[-1][1].points
+        last = [points[seat] if seat < len(points) else 0 for seat in range(seats)]
+    won_extra = standing.extra.get("deals_won")
+    won = [0] * seats
+    for _number, score in rows:
+        out = score.flags.get("went_out")
+        if isinstance(out, int) and not isinstance(out, bool) and 0 <= out < seats:
+            won[out] += 1
+    ravaytys = ravaytys_counts(rows, seats)
+    if isinstance(won_extra, list) and len(won_extra) == seats:
+        # The engine's own count (Gin Römi's deal winners, Tízlapos Römi's): what the
+        # table's tie order reads.
+        won = [value if isinstance(value, int) else 0 for value in won_extra]
+    return _TieFacts(last=last, won=won, ravaytys=ravaytys)
+
+
+def stage_precedence(stage: Stage) -> tuple[str, ...]:
+    """The precedence a stage's tables and ranking follow: the one its close was decided
+    by (kept with its outcome, so a later change of the event's order does not redecide a
+    closed stage), else the event's."""
+    outcome = stage.outcome if isinstance(stage.outcome, dict) else {}
+    stored = outcome.get("precedence")
+    if stored:
+        try:
+            return tie_break_precedence(stored, game=stage.event.variant_id)
+        except RuleViolation:
+            pass  # an order the site no longer accepts: the event's
+    return event_precedence(stage.event)
+
+
+@dataclass(frozen=True)
+class SeatPlace:
+    """A seat's place at its table: shared when the tie-breaks leave it level, and the
+    tie-break that set it apart from the seat above (None: its result did)."""
+
+    position: int
+    place: int
+    shared: bool
+    decided_by: str | None
+
+
+def table_order(
+    sheet: TableSheet,
+    *,
+    precedence: Sequence[str] | None = None,
+    director_orders: Orders | Callable[[], Orders] | None = None,
+    standing: TableStanding | None = None,
+    deals: int | None = None,
+) -> list[SeatPlace]:
+    """The table's places, best first (after its first `deals` deals, with that `standing`,
+    when given).
+
+    The game's own result first (the engine's order, seats of equal totals level), then
+    `precedence`'s tie-breaks among the level: points in the last deal, deals won,
+    räväytys, the director's record for this table (the last word, listed or not), and
+    head to head, which at one table is the game's own tie order (its last resort the
+    seat). None: the game's order alone. Seats still level share their place.
+    """
+    standing = standing or sheet.standing
+    seat_of = {seat.position: seat for seat in sheet.seats}
+    facts = tie_facts(sheet, standing, deals)
+    sign = 1 if standing.lower_is_better else -1
+    # Seats the game's own tie order could not tell apart are level head to head too: the
+    # seat is no tie-break for a place that matters (who goes on, who won the table).
+    unresolved: dict[int, int] = {}
+    groups = standing.extra.get("tie_unresolved")
+    if not counted_rows(sheet, deals):
+        # Before a deal counts, the seat order is all the engine has: everyone is level.
+        groups = [list(seat_of)]
+    for index, tied in enumerate(groups if isinstance(groups, list) else []):
+        for position in tied if isinstance(tied, list) else ():
+            unresolved[position] = index
+    contenders: list[Contender[int]] = []
+    group, previous, engine_place, last_tie = -1, None, 0, None
+    for index, position in enumerate(p for p in standing.ranking if p in seat_of):
+        total = standing.totals[position]
+        if total != previous:
+            group, previous = group + 1, total
+        tie = unresolved.get(position)
+        if tie is None or tie != last_tie:
+            engine_place = index + 1
+        last_tie = tie
+        contenders.append(
+            Contender(
+                player=seat_of[position].player_id,
+                score=(group,),
+                last_deal=sign * facts.last[position],
+                deals_won=facts.won[position],
+                ravaytys=facts.ravaytys[position],
+                table=sheet.table.pk,
+                table_place=engine_place,
+            )
+        )
+    names = tuple(precedence) if precedence else (TOTAL, TieBreakName.HEAD_TO_HEAD)
+    if TieBreakName.DIRECTOR not in names:
+        # A record the director made for this table is the last word at it, whatever the
+        # event's precedence lists (it is made for a tie nothing else settles).
+        names = (*names, TieBreakName.DIRECTOR)
+    placings = rank_by_precedence(contenders, names, director_orders or ())
+    position_of = {seat.player_id: seat.position for seat in sheet.seats}
+    return [
+        SeatPlace(position_of[p.contender.player], p.place, p.shared, p.decided_by)
+        for p in placings
+    ]
 
 
 def sheet_ravaytys(sheet: TableSheet) -> list[int]:

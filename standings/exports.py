@@ -8,11 +8,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from core.tables import EXPORT_FORMATS, export_name, export_response
-from scoring.selectors import event_sheets, sheet_points_matrix, table_sheet
+from scoring.selectors import sheet_points_matrix, table_sheet
 from scoring.tables import totals_table
 from standings.parts import public_event_or_404
-from standings.selectors import event_ranking, public_table
-from standings.tables import ranking_table
+from standings.selectors import public_table
+from standings.standings import event_standings
+from standings.tables import standings_download
 from tournaments.models import Event
 
 
@@ -26,15 +27,10 @@ def ranking_export(
     request: HttpRequest, slug: str, event_id: int, export_format: str
 ) -> HttpResponse:
     event = _public_event(request, slug, event_id, export_format)
-    # What the public page shows, so confirmed results only where the club says so.
-    sheets = event_sheets(event=event, confirmed_only=event.club.public_confirmed_only)
-    table = ranking_table(event_ranking(event=event, sheets=sheets))
-    return export_response(
-        table,
-        export_format=export_format,
-        name=export_name(event.name, _("Ranking")),
-        title=_("Ranking"),
-    )
+    # The event's standings as its page has them (a series' rounds added up, head to
+    # head's wins, a championship's every player), confirmed results only where the club
+    # says so.
+    return standings_download(event_standings(event=event), export_format, _("Ranking"))
 
 
 def table_totals_export(

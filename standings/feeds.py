@@ -8,8 +8,10 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 
+from scoring.selectors import event_precedence
 from standings.parts import public_event_or_404
-from standings.selectors import RankingRow, event_precedence, public_stages, stage_ranking
+from standings.selectors import RankingRow, public_stages
+from standings.standings import Standings, event_standings
 from tournaments.models import Event, Stage
 
 FEED_VERSION = 1
@@ -17,12 +19,11 @@ FEED_VERSION = 1
 
 def event_standings_feed(request: HttpRequest, slug: str, event_id: int) -> JsonResponse:
     event = public_event_or_404(request, slug, event_id)
-    confirmed_only = event.club.public_confirmed_only
     stages = [
-        _stage(request, event, stage, stage_ranking(stage=stage, confirmed_only=confirmed_only))
+        _stage(request, event, stage, event_standings(event=event, stage=stage))
         for stage in public_stages(event=event)
     ]
-    body = _feed(request, event, confirmed_only, stages)
+    body = _feed(request, event, event_standings(event=event), stages)
     response = JsonResponse(body, json_dumps_params={"ensure_ascii": False})
     # Any site may show the standings (a club's own pages, a screen at the venue).
     response["Access-Control-Allow-Origin"] = "*"
@@ -30,7 +31,7 @@ def event_standings_feed(request: HttpRequest, slug: str, event_id: int) -> Json
 
 
 def _feed(
-    request: HttpRequest, event: Event, confirmed_only: bool, stages: list[dict[str, Any]]
+    request: HttpRequest, event: Event, standings: Standings, stages: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """The feed's body: stable keys, documented in README.md; a new key may be added within
     a version, none is renamed or dropped."""
@@ -46,30 +47,31 @@ def _feed(
             "status": event.status,
             "url": request.build_absolute_uri(event.get_absolute_url()),
         },
-        "confirmed_only": confirmed_only,
+        "confirmed_only": event.club.public_confirmed_only,
         "tie_breaks": list(event_precedence(event)),
+        # The whole event's standings, as its page, PDF and downloads have them.
+        "standings": {
+            "ranked_by": standings.ranked_by,
+            "finished": standings.finished,
+            "champion": standings.champion.player_id if standings.champion else None,
+            "players": [_player(row) for row in standings.rows],
+        },
         "stages": stages,
     }
 
 
 def _stage(
-    request: HttpRequest, event: Event, stage: Stage, rows: list[RankingRow]
+    request: HttpRequest, event: Event, stage: Stage, standings: Standings
 ) -> dict[str, Any]:
-    first = rows[0] if rows else None
-    ranked_by = "total"
-    if first is not None and first.by_average:
-        ranked_by = "average"
-    elif first is not None and first.after_deals is not None:
-        ranked_by = "same_deals"
     return {
         "number": stage.number,
         "status": stage.status,
         "url": request.build_absolute_uri(
             reverse("stage_standings", args=[event.club.slug, event.pk, stage.number])
         ),
-        "ranked_by": ranked_by,
-        "after_deals": first.after_deals if first is not None else None,
-        "players": [_player(row) for row in rows],
+        "ranked_by": standings.ranked_by,
+        "after_deals": standings.after_deals,
+        "players": [_player(row) for row in standings.rows],
     }
 
 
@@ -91,4 +93,14 @@ def _player(row: RankingRow) -> dict[str, Any]:
         "finished": row.finished,
         "needs_director": row.needs_director,
         "decided_by": row.decided_by,
+        # The other formats' figures (null where the format has none).
+        "units": row.units,
+        "rounds": row.rounds,
+        "points": row.points,
+        "wins": row.wins,
+        "matches": row.matches,
+        "byes": row.byes,
+        "stage": row.stage,
+        "champion": row.champion,
+        "tie_break": row.tie_break,
     }

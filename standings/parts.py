@@ -24,7 +24,7 @@ from scoring.public_cache import (
     stamp_key,
 )
 from scoring.selectors import event_sheets
-from standings.selectors import event_ranking
+from standings.standings import event_standings
 from tournaments.models import Event
 from tournaments.permissions import public_event
 
@@ -111,18 +111,18 @@ def render_live(request: HttpRequest, event: Event) -> str:
 
 
 def live_context(event: Event) -> dict[str, Any]:
-    """The live part's context: the tables of the stage in play and the ranking. A club that
-    shows only confirmed results publicly has them here too."""
-    sheets = _public_sheets(event)
+    """The live part's context: the event's standings and the tables of the stage in play
+    (the round's own ranking is on its stage page). A club that shows only confirmed results publicly has them here
+    too (its setting's change renews every event's version: scoring.cache_receivers)."""
+    standings = event_standings(event=event)
+    sheets = standings.sheets
+    if not sheets and standings.stage is None and not event.spec.one_stage:
+        # A series' or head to head's standings span the rounds: the cards are the round
+        # in play's.
+        sheets = event_sheets(event=event, confirmed_only=event.club.public_confirmed_only)
     return {
         "event": event,
+        "standings": standings,
         "sheets": sheets,
-        "ranking": event_ranking(event=event, sheets=sheets),
-        "pending": any(sheet.unconfirmed for sheet in sheets),
+        "pending": standings.pending or any(sheet.unconfirmed for sheet in sheets),
     }
-
-
-def _public_sheets(event: Event) -> list[Any]:
-    # A club that shows only confirmed results publicly (its setting's change renews every
-    # event's version: scoring.cache_receivers).
-    return event_sheets(event=event, confirmed_only=event.club.public_confirmed_only)

@@ -25,6 +25,7 @@ class ScreenRow:
     table: int
     total: int
     unconfirmed: bool
+    champion: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,14 +59,26 @@ def _render(template: str) -> Any:
 
 
 def screen_context(event: Event) -> dict[str, Any]:
+    """The event's standings (a series' rounds added up, a championship's every player and
+    its champion) and the tables of the stage in play still playing."""
     live = live_context(event)
+    standings = live["standings"]
     rows = [
-        ScreenRow(place_text(r.place, r.shared), r.player, r.table, r.total, r.unconfirmed)
-        for r in live["ranking"]
+        ScreenRow(
+            place_text(r.place, r.shared), r.player, r.table, r.total, r.unconfirmed, r.champion
+        )
+        for r in standings.rows
     ]
     playing = [
         PlayingTable(sheet.table.number, sheet.played, sheet.problem is not None)
         for sheet in live["sheets"]
         if not sheet.standing.finished or sheet.problem is not None
     ]
-    return {**live, "rows": rows, "playing": playing, "drawn": bool(live["sheets"])}
+    return {
+        **live,
+        "rows": rows,
+        "playing": playing,
+        "drawn": bool(live["sheets"]) or bool(rows),
+        "champion": standings.champion,
+        "pending": standings.pending,
+    }

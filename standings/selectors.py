@@ -7,10 +7,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from django.utils.translation import gettext
+
 from core.places import place_text
-from rules import RuleViolation, TableStanding
-from scoring.judge import deal_scores, ravaytys_counts, standing_and_problem
-from scoring.selectors import TableSheet, counted_rows, event_sheets, sheet_ravaytys, stage_sheets
+from rules import TableStanding
+from scoring.judge import deal_scores, standing_and_problem
+from scoring.selectors import (
+    TableSheet,
+    event_precedence,
+    event_sheets,
+    sheet_ravaytys,
+    stage_precedence,
+    stage_sheets,
+    table_order,
+    tie_facts,
+)
+from tournaments.advancement import TieBreakMethod
 from tournaments.models import (
     Event,
     RankingMode,
@@ -19,7 +31,7 @@ from tournaments.models import (
     Table,
     TieBreak,
 )
-from tournaments.tiebreaks import Contender, rank_by_precedence, tie_break_precedence
+from tournaments.tiebreaks import Contender, rank_by_precedence
 
 
 @dataclass
@@ -56,10 +68,31 @@ class RankingRow:
     # The tie-break that set the row apart from the row above (`tournaments.tiebreaks`'
     # names: "total", "last_deal", ...); None for the first row and a shared place.
     decided_by: str | None = field(default=None)
+    # Tízlapos Römi's units left (None in other games).
+    units: int | None = field(default=None)
+    # What the other formats' standings fill (`standings.standings`): a series' rounds
+    # played and placement points; head to head's match wins, matches and byes (its
+    # `total` the points); a championship's last stage reached, the champion, and how a
+    # tie at the player's table was settled (`TieBreakMethod`, "card_draw" ...).
+    rounds: int | None = field(default=None)
+    points: int | None = field(default=None)
+    wins: int | None = field(default=None)
+    matches: int | None = field(default=None)
+    byes: int | None = field(default=None)
+    stage: int | None = field(default=None)
+    champion: bool = field(default=False)
+    tie_break: str | None = field(default=None)
 
     @property
     def place_label(self) -> str:
         return place_text(self.place, self.shared)
+
+    @property
+    def tie_break_label(self) -> str:
+        """How the director settled the tie at the player's table, in words ("card draw")."""
+        if self.tie_break is None:
+            return ""
+        return gettext(TieBreakMethod(self.tie_break).label)
 
 
 def tables_at_different_deals(sheets: list[TableSheet]) -> bool:
@@ -88,46 +121,6 @@ def _standing_after(sheet: TableSheet, deals: int) -> TableStanding:
     rows = deal_scores(sheet.deals)[:deals]
     standing, _problem = standing_and_problem(sheet.variant, len(sheet.seats), rows)
     return standing
-
-
-def event_precedence(event: Event) -> tuple[str, ...]:
-    """The event's tie-break precedence (`tournaments.tiebreaks`): the director's, else the
-    game's. A stored list the site no longer accepts is read as the game's default: one
-    event's old setting must not break its pages."""
-    try:
-        return tie_break_precedence(event.tie_breaks, game=event.variant_id)
-    except RuleViolation:
-        return tie_break_precedence(None, game=event.variant_id)
-
-
-@dataclass
-class _TieFacts:
-    """Per seat, what the tie-breaks read, in the deals a standing counts."""
-
-    last: list[int]
-    won: list[int]
-    ravaytys: list[int]
-
-
-def _tie_facts(sheet: TableSheet, standing: TableStanding, deals: int | None) -> _TieFacts:
-    rows = counted_rows(sheet, deals)
-    seats = len(sheet.seats)
-    last = [0] * seats
-    if rows:
-        points = rows[-1][1].points
-        last = [points[seat] if seat < len(points) else 0 for seat in range(seats)]
-    won_extra = standing.extra.get("deals_won")
-    won = [0] * seats
-    for _number, score in rows:
-        out = score.flags.get("went_out")
-        if isinstance(out, int) and not isinstance(out, bool) and 0 <= out < seats:
-            won[out] += 1
-    ravaytys = ravaytys_counts(rows, seats)
-    if isinstance(won_extra, list) and len(won_extra) == seats:
-        # The engine's own count (Gin Römi's deal winners, Tízlapos Römi's): what the
-        # table's tie order reads.
-        won = [value if isinstance(value, int) else 0 for value in won_extra]
-    return _TieFacts(last=last, won=won, ravaytys=ravaytys)
 
 
 def event_ranking(
@@ -168,13 +161,26 @@ def event_ranking(
     rows: list[RankingRow] = []
     contenders: list[Contender[int]] = []
     for sheet in sheets:
-        place = {seat: index + 1 for index, seat in enumerate(sheet.standing.ranking)}
+        # The table's own places, by the same precedence (sheet.order): the page, the
+        # sheets, the records and the championship's advancement all read them.
+        place = {seat.position: seat.place for seat in sheet.order}
         after = _standing_after(sheet, after_deals) if after_deals is not None else None
-        tie_place = place if after is None else {s: i + 1 for i, s in enumerate(after.ranking)}
-        facts = _tie_facts(sheet, after or sheet.standing, after_deals)
+        tie_place = place
+        if after is not None:
+            at_the_cut = table_order(
+                sheet,
+                precedence=sheet.precedence,
+                director_orders=sheet.tie_orders,
+                standing=after,
+                deals=after_deals,
+            )
+            tie_place = {seat.position: seat.place for seat in at_the_cut}
+        facts = tie_facts(sheet, after or sheet.standing, after_deals)
         pending = bool(sheet.unconfirmed)
         played = sheet.played
         ravaytys = sheet_ravaytys(sheet)
+        ledger = sheet.standing.ledger  # Tízlapos Römi's units
+        units = ledger.units if ledger else None
         for seat in sheet.seats:
             total = sheet.standing.totals[seat.position]
             row = RankingRow(
@@ -195,6 +201,7 @@ def event_ranking(
                 player_id=seat.player_id,
                 club_slug=club_slug,
                 tie_place=tie_place[seat.position],
+                units=units[seat.position] if units else None,
             )
             rows.append(row)
             contenders.append(
@@ -227,7 +234,7 @@ def event_ranking(
 
     # Read whether a tie reaches them or not: a page takes the same queries however its
     # players stand.
-    precedence = event_precedence(event)
+    precedence = stage_precedence(sheets[0].table.stage) if sheets else event_precedence(event)
     recorded = director_orders() if sheets and "director" in precedence else []
     placings = rank_by_precedence([contenders[i] for i in order], precedence, recorded)
     ranked = []

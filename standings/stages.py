@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
 
-from core.tables import EXPORT_FORMATS, export_name, export_response
+from core.tables import EXPORT_FORMATS
 from standings.parts import public_event_or_404
-from standings.selectors import public_stage, public_stages, stage_ranking
-from standings.tables import ranking_table
+from standings.selectors import public_stage, public_stages
+from standings.standings import event_standings
+from standings.tables import ranking_table, standings_download
 from tournaments.models import Event, Stage
 
 
@@ -24,13 +24,13 @@ def _stage_or_404(request: HttpRequest, slug: str, event_id: int, number: int) -
 def stage_standings(request: HttpRequest, slug: str, event_id: int, number: int) -> HttpResponse:
     stage = _stage_or_404(request, slug, event_id, number)
     event = stage.event
-    rows = stage_ranking(stage=stage, confirmed_only=event.club.public_confirmed_only)
+    standings = event_standings(event=event, stage=stage)
     context = {
         "event": event,
         "stage": stage,
         "stages": public_stages(event=event),
-        "table": ranking_table(rows, request=request, page_path=request.path),
-        "pending": any(row.unconfirmed for row in rows),
+        "table": ranking_table(standings, request=request, page_path=request.path),
+        "pending": standings.pending,
         "confirmed_only": event.club.public_confirmed_only,
     }
     return render(request, "standings/stage/standings.html", context)
@@ -42,12 +42,5 @@ def stage_standings_export(
     if export_format not in EXPORT_FORMATS:
         raise Http404
     stage = _stage_or_404(request, slug, event_id, number)
-    event = stage.event
-    rows = stage_ranking(stage=stage, confirmed_only=event.club.public_confirmed_only)
-    title = _("Round %(number)d") % {"number": stage.number}
-    return export_response(
-        ranking_table(rows),
-        export_format=export_format,
-        name=export_name(event.name, title),
-        title=title,
-    )
+    standings = event_standings(event=stage.event, stage=stage)
+    return standings_download(standings, export_format, stage.event.spec.stage_name(stage.number))

@@ -10,16 +10,20 @@ from fractions import Fraction
 from typing import Any
 
 import django_tables2 as tables
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from core.places import place_text
-from core.tables import NUMBER, BaseTable, paginate_polled
+from core.tables import NUMBER, BaseTable, export_name, export_response, paginate_polled
 from standings.selectors import RankingRow
+from standings.standings import BY_MATCH_WINS, OPTIONAL_COLUMNS, Standings
 from tournaments.tiebreaks import TOTAL, tie_break_label, tie_break_short_label
+
+# The columns only some formats' standings fill.
+FORMAT_COLUMNS = ("stage", "rounds", "matches", "wins", "byes", "points", "units")
 
 # A 1000-player event's ranking: ten pages, each still quick to read on a phone.
 RANKING_PER_PAGE = 100
@@ -37,14 +41,23 @@ class RankingTable(BaseTable):
     total = tables.TemplateColumn(
         template_name="standings/cells/ranking_total.html", verbose_name=_("Total"), attrs=NUMBER
     )
-    # Each shown only while the ranking goes by it (tables at different deals, by the
-    # event's ranking mode); the downloads keep their columns, the plain numbers.
+    # The other formats' figures (`standings.standings`), each shown where a row fills it:
+    # a championship's last stage, a series' rounds and placement points, head to head's
+    # matches, wins and byes.
+    stage = tables.Column(verbose_name=_("Stage reached"), attrs=NUMBER, default="")
+    rounds = tables.Column(verbose_name=_("Rounds"), attrs=NUMBER, default="")
+    matches = tables.Column(verbose_name=_("Matches"), attrs=NUMBER, default="")
+    wins = tables.Column(verbose_name=_("Wins"), attrs=NUMBER, default="")
+    byes = tables.Column(verbose_name=_("Byes"), attrs=NUMBER, default="")
+    points = tables.Column(verbose_name=_("Placement points"), attrs=NUMBER, default="")
+    units = tables.Column(verbose_name=_("Units"), attrs=NUMBER, orderable=False, default="")
+    # Shown on the page only while the ranking goes by it (tables at different deals, by
+    # the event's ranking mode); the downloads always have the points per deal.
     average = tables.Column(
         verbose_name=_("Per deal"),
         attrs=NUMBER,
         orderable=False,
         default="",
-        exclude_from_export=True,
     )
     # Its header names the number of deals (set per table, in `__init__`).
     after_total = tables.Column(
@@ -62,11 +75,32 @@ class RankingTable(BaseTable):
     class Meta(BaseTable.Meta):
         # Its caption says which ordering the ranking is in.
         template_name = "standings/ranking_table.html"
+        attrs = {"class": "table ranking-table"}
+        # Where and how much a player played, the total, the other figures, the tie-break.
+        sequence = (
+            "place", "player", "stage", "table", "rounds", "matches", "wins", "byes", "deals",
+            "total", "average", "after_total", "units", "points", "decided_by",
+        )  # fmt: skip
 
-    def __init__(self, data: list[RankingRow], **kwargs: Any) -> None:
+    def __init__(
+        self, data: list[RankingRow], *, standings: Standings | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(data, **kwargs)
         first = data[0] if data else None
         self.caption = ranking_caption(first) if first else ""
+        shown = standings.columns if standings is not None else _filled_columns(data)
+        if standings is not None:
+            self.caption = standings.caption
+            if standings.champion is not None:
+                self.champion = standings.champion
+        # A format's column no row fills is left off the page and out of the downloads.
+        self.export_excluded = [name for name in FORMAT_COLUMNS if name not in shown]
+        if standings is not None and standings.ranked_by == BY_MATCH_WINS:
+            self.export_excluded += ["table", "deals"]  # a match has neither
+        if not any(row.average is not None for row in data):
+            self.export_excluded.append("average")
+        for name in self.export_excluded:
+            self.columns.hide(name)
         if first is None or not first.by_average:
             self.columns.hide("average")
         if first is None or first.after_deals is None:
@@ -122,12 +156,40 @@ def ranking_caption(row: RankingRow) -> str:
     return gettext("Ranked by total points.")
 
 
+def _filled_columns(rows: list[RankingRow]) -> frozenset[str]:
+    return frozenset(
+        name
+        for name in OPTIONAL_COLUMNS
+        if any(getattr(row, name) not in (None, 0) for row in rows)
+    )
+
+
 def ranking_table(
-    rows: list[RankingRow], *, request: HttpRequest | None = None, page_path: str = ""
+    rows: list[RankingRow] | Standings,
+    *,
+    request: HttpRequest | None = None,
+    page_path: str = "",
 ) -> RankingTable:
-    """The ranking for the page at `page_path`, sorted and paged from the request (also on
-    a poll of the page's live part); without a request, every row (the downloads)."""
-    table = RankingTable(rows)
+    """The ranking (a standings' rows, or plain rows) for the page at `page_path`, sorted
+    and paged from the request (also on a poll of the page's live part); without a
+    request, every row (the downloads)."""
+    if isinstance(rows, Standings):
+        table = RankingTable(rows.rows, standings=rows)
+    else:
+        table = RankingTable(rows)
     if request is not None:
         paginate_polled(request, table, page_path=page_path, per_page=RANKING_PER_PAGE)
     return table
+
+
+def standings_download(standings: Standings, export_format: str, title: str) -> HttpResponse:
+    """A standings' every row as CSV or XLSX: the columns the page shows, and the points per
+    deal."""
+    table = ranking_table(standings)
+    return export_response(
+        table,
+        export_format=export_format,
+        name=export_name(standings.event.name, title),
+        title=title,
+        exclude=table.export_excluded,
+    )

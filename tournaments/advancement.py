@@ -78,6 +78,7 @@ __all__ = [
     "TieBreak",
     "TieBreakMethod",
     "advance",
+    "championship_ranking",
     "draw_stage",
     "final_ranking",
     "lucky_loser_target",
@@ -1057,13 +1058,21 @@ def final_ranking(stages: Sequence[Advancement[P]]) -> tuple[RankedPlayer[P], ..
     """
     if not stages or not stages[-1].over:
         raise RulesError("the final ranking needs the stages of a finished championship")
-    champion = stages[-1].champion
+    return championship_ranking([stage.ranking for stage in stages], stages[-1].champion)
+
+
+def championship_ranking(
+    rankings: Sequence[Sequence[Sequence[StagePlacing[P]]]], champion: P | None = None
+) -> tuple[RankedPlayer[P], ...]:
+    """The championship's ranking from each stage's ranking (its groups of equal placings,
+    best first), in stage order; the last may be the stage still in play: the final
+    ranking once the champion is known, the ranking so far before (`final_ranking`)."""
     # player → (stage number, group in that stage's ranking, position in it, placing): the
     # last stage a player played overwrites the earlier ones.
     last: dict[P, tuple[int, int, int, StagePlacing[P]]] = {}
-    for number, stage in enumerate(stages, start=1):
+    for number, ranking in enumerate(rankings, start=1):
         position = 0
-        for index, group in enumerate(stage.ranking):
+        for index, group in enumerate(ranking):
             for placing in group:
                 last[placing.player] = (number, index, position, placing)
                 position += 1

@@ -96,6 +96,10 @@ class FormatSpec:
     boards: tuple[str, ...] = ()
     # A line about how its rounds are paired (head to head), for the manage page.
     round_note: Promise | str = ""
+    # What the event's standings rank (standings.standings): "tables" (the stage in play's
+    # players by their result), "series" (the rounds added up), "matches" (match wins),
+    # "championship" (the last stage reached, then the place there).
+    standings: str = "tables"
 
     @property
     def label(self) -> str:
@@ -202,6 +206,7 @@ _PAIRED = {
     "paired": True,
     "plain_draw": "never",
     "ranking_settings": False,
+    "standings": "matches",
     "public_partials": ("formats/headtohead/_grid.html",),
     "manage_partials": ("formats/headtohead/_next_round.html",),
 }
@@ -239,6 +244,7 @@ FORMATS: dict[str, FormatSpec] = {
             public_partials=("formats/championship/_bracket.html",),
             manage_partials=("formats/championship/_close.html",),
             boards=("bracket",),
+            standings="championship",
         ),
         FormatSpec(
             id=EventFormat.SERIES,
@@ -251,6 +257,7 @@ FORMATS: dict[str, FormatSpec] = {
             fits=_tables_of_three_or_more,
             describe=_series_rows,
             reseated=True,
+            standings="series",
             public_partials=("formats/series/_standings.html",),
             manage_partials=("formats/series/_next_round.html",),
         ),

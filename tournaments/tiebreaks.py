@@ -84,6 +84,8 @@ _LABELS = {
     "ravaytys": _("More räväytys"),
     "head_to_head": _("Head-to-head: the better place at their table"),
     "director": _("The director's recorded tie-break"),
+    # Head to head's own (tournaments.pairing): settlement points between equal match wins.
+    "points": _("More settlement points"),
 }
 _SHORT_LABELS = {
     "total": _("total"),
@@ -92,6 +94,7 @@ _SHORT_LABELS = {
     "ravaytys": _("räväytys"),
     "head_to_head": _("head-to-head"),
     "director": _("director"),
+    "points": _("points"),
 }
 
 

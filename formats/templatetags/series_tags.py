@@ -1,20 +1,15 @@
-"""`{% series_standings_of event as series %}` and `{% series_preview_of event as series %}`:
-a series' cumulative standings for the public page and its next round for the manage page,
-for the includes that need nothing but the event (the pages' views know no series)."""
+"""`{% series_preview_of event as series %}`: a series' next round for the manage page's
+include, which has nothing but the event (the page's view knows no series). The public
+page's rounds come with the event's standings (`standings.standings`)."""
 
 from __future__ import annotations
 
 from django import template
 
-from formats.series import SeriesPreview, SeriesStandings, series_preview, series_standings
+from formats.series import SeriesPreview, series_preview
 from tournaments.models import Event
 
 register = template.Library()
-
-
-@register.simple_tag
-def series_standings_of(event: Event) -> SeriesStandings:
-    return series_standings(event=event)
 
 
 @register.simple_tag

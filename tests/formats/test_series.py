@@ -211,7 +211,7 @@ def test_placement_points_rank_tables_of_three_and_four_together(client):
     winner_of_three = next(r for r in standings.rows if r.cells[0].seats == 3 and r.place == 1)
     assert winner_of_three.player_id == three.seats.get(position=2).player_id
     html = client.get(event.get_absolute_url()).content.decode()
-    assert "Series standings" in html
+    assert "Round by round" in html
     assert "Ranked by placement points" in html
     assert "Table of 3: 60, 30, 0." in html and "Table of 4: 60, 40, 20, 0." in html
 
@@ -241,7 +241,7 @@ def test_by_points_a_late_arrival_ranks_after_those_who_played_every_round(clien
     assert all(row.rounds_played == 2 for row in rows[:-1])
     html = client.get(event.get_absolute_url()).content.decode()
     assert "points, lowest first." in html
-    assert "Late Lauri" in html.split("Series standings", 1)[1]
+    assert "Late Lauri" in html.split("Round by round", 1)[1]
 
 
 def test_seating_by_standings_puts_the_leaders_together():

@@ -139,12 +139,12 @@ def test_players_of_one_table_are_ordered_by_its_tie_order_after_the_same_deals(
     ranking = event_ranking(event=with_mode(event, RankingMode.SAME_DEALS))
     second, third = row_of(ranking, 2, names(two)[1]), row_of(ranking, 2, names(two)[2])
     assert second.after_total == third.after_total == 5
-    # Now seat 3 (10) is ahead of seat 2 (35) at their table; after one deal the table's tie
-    # order put seat 2 first, and that is the order the ranking after one deal keeps. Each
-    # shares its place with table 1's player at the same place there (2D, 3D: 5 each).
-    assert (second.place, third.place) == (3, 5)
+    # Now seat 3 (10) is ahead of seat 2 (35) at their table, but the ranking after one deal
+    # reads the table as it stood then: level on everything (5 each, the same last deal, no
+    # deal won), so they share their place with table 1's two players of 5 (2D, 3D) too.
+    assert (second.place, third.place) == (3, 3)
     assert [(row.place, row.table) for row in ranking if row.after_total == 5] == [
-        (3, 1), (3, 2), (5, 1), (5, 2)
+        (3, 1), (3, 1), (3, 2), (3, 2)
     ]  # fmt: skip
     assert all(row.shared for row in ranking if row.after_total == 5)
 

@@ -122,7 +122,8 @@ def two_tables_level():
 def test_players_who_never_met_share_until_the_director_records_a_tie_break():
     event, one, _two = two_tables_level()
     ranking = event_ranking(event=event)
-    assert [row.place_label for row in ranking] == ["=1", "=1", "=3", "=3", "=5", "=5", "=7", "=7"]
+    # The two 30s of a table are level on everything there too: four share the place.
+    assert [row.place_label for row in ranking] == ["=1", "=1", "=3", "=3", "=5", "=5", "=5", "=5"]
     first, second = ranking[0], ranking[1]
     TieBreak.objects.create(
         stage=one.stage, table=None, method="card_draw", order=[second.player_id, first.player_id]
@@ -135,21 +136,22 @@ def test_players_who_never_met_share_until_the_director_records_a_tie_break():
     ]
 
 
-def test_a_tie_break_recorded_at_a_table_orders_its_players_before_the_seat_order():
+def test_players_level_on_everything_share_their_table_place_until_the_director_records_one():
     event, (table,) = seated_event(variant_id="rutupeli", players=4)
     play(table, 1, ["", "KD", "KD", "QS KH QC"])  # seats 1 and 2 level on everything
     ranking = event_ranking(event=fresh(event))
     seat1, seat2 = ranking[1], ranking[2]
-    assert (seat1.table_place, seat2.table_place) == (2, 3)
-    assert (seat1.decided_by, seat2.decided_by) == ("total", "head_to_head")
+    # The seat decides nothing: they share second place at the table and in the ranking.
+    assert (seat1.table_place, seat2.table_place) == (2, 2)
+    assert (seat1.place_label, seat2.place_label) == ("=2", "=2")
     TieBreak.objects.create(
         stage=table.stage, table=table, method="playoff_deal",
         order=[seat2.player_id, seat1.player_id],
     )  # fmt: skip
     ranking = event_ranking(event=fresh(event))
-    assert [(row.player, row.decided_by) for row in ranking[1:3]] == [
-        (seat2.player, "total"),
-        (seat1.player, "director"),
+    assert [(row.player, row.decided_by, row.table_place) for row in ranking[1:3]] == [
+        (seat2.player, "total", 2),
+        (seat1.player, "director", 3),
     ]
 
 
@@ -324,7 +326,7 @@ def test_the_stage_page_shows_the_stages_standings_sorted_and_downloadable(clien
     download = client.get(csv_url)
     assert download["Content-Type"].startswith("text/csv")
     header, *rows = list(csv.reader(io.StringIO(download.content.decode("utf-8-sig"))))
-    assert header == ["#", "Player", "Table", "Deals", "Total", "Decided by"]
+    assert header == ["#", "Player", "Table", "Deals", "Total", "Per deal", "Decided by"]
     assert len(rows) == 8
     assert client.get(stage_url(event, 2)).status_code == 404
     assert stage_ranking(stage=public_stage(event=fresh(event), number=1))[0].total == 0

@@ -252,7 +252,8 @@ def test_the_ranking_downloads_as_csv_with_every_row(client, night):
     assert filename(response) == "rutupeli-night-ranking.csv"
     assert response.content.startswith("\ufeff".encode())  # Excel reads it as UTF-8
     header, *rows = read_csv(response)
-    assert header == ["#", "Player", "Table", "Deals", "Total", "Decided by"]
+    # The points per deal are in the download whatever the ranking goes by.
+    assert header == ["#", "Player", "Table", "Deals", "Total", "Per deal", "Decided by"]
     ranking = event_ranking(event=event)
     assert len(rows) == len(ranking) == 8
     assert [row[:5] for row in rows] == [
@@ -260,7 +261,7 @@ def test_the_ranking_downloads_as_csv_with_every_row(client, night):
     ]
     # The tie-break that set a row apart is named; the total (or the first row) is blank.
     assert all(
-        (row[5] == "") == (r.decided_by in (None, "total"))
+        (row[6] == "") == (r.decided_by in (None, "total"))
         for r, row in zip(ranking, rows, strict=True)
     )
 
@@ -271,7 +272,7 @@ def test_the_ranking_downloads_as_xlsx_with_numbers(client, night):
     assert filename(response) == "rutupeli-night-ranking.xlsx"
     title, (header, *rows) = read_xlsx(response)
     assert title == "Ranking"
-    assert header == ("#", "Player", "Table", "Deals", "Total", "Decided by")
+    assert header == ("#", "Player", "Table", "Deals", "Total", "Per deal", "Decided by")
     ranking = event_ranking(event=event)
     assert [row[:5] for row in rows] == [
         (r.place, r.player, r.table, r.deals, r.total) for r in ranking

@@ -1,0 +1,347 @@
+"""The standings of an event, or of one of its stages: one object every output reads.
+
+The public page's ranking, the standings PDF, the CSV and XLSX downloads, the JSON feed,
+the big screen and a season's league all read `event_standings`, so they can never tell two
+stories. What is ranked, and by what, is the event's format's (`FormatSpec.standings`):
+
+* ``"tables"``: everyone of the stage in play by their result (a club night), by the event's
+  ranking mode and tie-break precedence (`standings.selectors.event_ranking`);
+* ``"series"``: the reseated series' cumulative standing over every round
+  (`formats.series.series_standings`);
+* ``"matches"``: head-to-head match wins, then points (`formats.headtohead`);
+* ``"championship"``: the last stage each player reached, then their place there: the
+  final ranking, champion first, once the championship is over (`championship_ranking`).
+
+A stage's standings (`stage`) are always its tables' ranking.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext, ngettext
+
+from formats.championship import stored_advancement
+from formats.headtohead import H2HBoard, h2h_event_standings
+from formats.series import SeriesStandings, series_standings
+from scoring.selectors import TableSheet, stage_sheets, stages_sheets
+from standings.selectors import RankingRow, event_ranking
+from tournaments.advancement import StagePlacing, championship_ranking
+from tournaments.models import Event, EventStatus, Stage, StageStatus, TieBreak
+from tournaments.selectors import stage_in_play
+from tournaments.tiebreaks import TOTAL
+
+# What a standings ranks by (`Standings.ranked_by`), and the caption that says so.
+BY_TOTAL, BY_AVERAGE, BY_SAME_DEALS = "total", "average", "same_deals"
+BY_SERIES_POINTS, BY_SERIES_PLACEMENT = "series_points", "series_placement"
+BY_MATCH_WINS, BY_STAGE_REACHED = "match_wins", "stage_reached"
+
+
+@dataclass
+class Standings:
+    """Every player's place and figures, best first (`rows`), and what they were read from.
+
+    `sheets`: the tables of the stage shown (the stage in play for an event), which say
+    what is still being played. `champion`: the champion's row once a championship is over.
+    `columns`: the optional columns any of the rows fills (the outputs show those alone).
+    """
+
+    event: Event
+    stage: Stage | None
+    rows: list[RankingRow]
+    ranked_by: str
+    sheets: list[TableSheet] = field(default_factory=list)
+    after_deals: int | None = None
+    champion: RankingRow | None = None
+    # The format's own detail, for the partials that show more than a row per player.
+    series: SeriesStandings | None = None
+    board: H2HBoard | None = None
+
+    @property
+    def pending(self) -> bool:
+        return any(row.unconfirmed for row in self.rows)
+
+    @property
+    def withheld(self) -> bool:
+        return any(sheet.withheld for sheet in self.sheets)
+
+    @property
+    def finished(self) -> bool:
+        if self.stage is None and self.event.spec.knockout:
+            return self.champion is not None
+        return bool(self.rows) and all(row.finished for row in self.rows)
+
+    @property
+    def decided(self) -> bool:
+        """Whether any row's place was set by a tie-break (the column is shown then)."""
+        return any(row.decided_by not in (None, TOTAL) for row in self.rows)
+
+    @property
+    def columns(self) -> frozenset[str]:
+        """The optional columns some row fills: "table", "deals", "average", "after_total",
+        "ravaytys", "units", "rounds", "points", "wins", "matches", "byes", "stage"."""
+        shown = set()
+        for name in OPTIONAL_COLUMNS:
+            if any(_filled(getattr(row, name)) for row in self.rows):
+                shown.add(name)
+        if self.ranked_by != BY_AVERAGE:
+            shown.discard("average")
+        return frozenset(shown)
+
+    @property
+    def caption(self) -> str:
+        return standings_caption(self.ranked_by, self.after_deals)
+
+
+# The row fields only some standings fill (None, or a blank 0, where they do not).
+OPTIONAL_COLUMNS = (
+    "table",
+    "deals",
+    "average",
+    "after_total",
+    "ravaytys",
+    "units",
+    "rounds",
+    "points",
+    "wins",
+    "matches",
+    "byes",
+    "stage",
+)
+
+
+def _filled(value: object) -> bool:
+    return value is not None and value != 0
+
+
+def standings_caption(ranked_by: str, after_deals: int | None = None) -> str:
+    """Which ordering the standings are in, in words (the page's caption, the PDF's)."""
+    if ranked_by == BY_AVERAGE:
+        return gettext("Ranked by points per deal while the tables are at different deals.")
+    if ranked_by == BY_SAME_DEALS and after_deals is not None:
+        return ngettext(
+            "Ranked by points after %(count)d deal, the fewest any table has played.",
+            "Ranked by points after %(count)d deals, the fewest any table has played.",
+            after_deals,
+        ) % {"count": after_deals}
+    if ranked_by == BY_SERIES_POINTS:
+        return gettext("Ranked by the rounds' points added up; more rounds played come first.")
+    if ranked_by == BY_SERIES_PLACEMENT:
+        return gettext("Ranked by placement points over the rounds.")
+    if ranked_by == BY_MATCH_WINS:
+        return gettext("Ranked by matches won, then points.")
+    if ranked_by == BY_STAGE_REACHED:
+        return gettext("Ranked by the last stage each player reached, then their place there.")
+    return gettext("Ranked by total points.")
+
+
+def event_standings(
+    *, event: Event, stage: Stage | None = None, confirmed_only: bool | None = None
+) -> Standings:
+    """The standings of `event` (or of its `stage`) as every output shows them; from
+    confirmed deals alone where the club shows only those (`confirmed_only` None: the
+    club's setting). A fixed number of queries however big the event."""
+    if confirmed_only is None:
+        confirmed_only = event.club.public_confirmed_only
+    if stage is not None:
+        stage.event = event
+        return _tables(event, stage, stage_sheets(stage=stage, confirmed_only=confirmed_only))
+    kind = event.spec.standings
+    if kind == "series":
+        return _series(event)
+    if kind == "matches":
+        return _matches(event)
+    if kind == "championship":
+        return _championship(event, confirmed_only)
+    shown = stage_in_play(event=event)
+    if shown is not None:
+        shown.event = event
+    sheets = [] if shown is None else stage_sheets(stage=shown, confirmed_only=confirmed_only)
+    return _tables(event, shown, sheets)
+
+
+def _tables(event: Event, stage: Stage | None, sheets: list[TableSheet]) -> Standings:
+    rows = event_ranking(event=event, sheets=sheets)
+    first = rows[0] if rows else None
+    ranked_by = BY_TOTAL
+    if first is not None and first.by_average:
+        ranked_by = BY_AVERAGE
+    elif first is not None and first.after_deals is not None:
+        ranked_by = BY_SAME_DEALS
+    return Standings(
+        event=event,
+        stage=stage,
+        rows=rows,
+        ranked_by=ranked_by,
+        sheets=sheets,
+        after_deals=first.after_deals if first is not None else None,
+    )
+
+
+def _series(event: Event) -> Standings:
+    series = series_standings(event=event)
+    club = event.club.slug
+    rounds = series.rounds
+    over = len(rounds) >= series.of_rounds and all(r.finished for r in rounds)
+    rows = []
+    for line in series.rows:
+        played = [cell for cell in line.cells if cell is not None and cell.played]
+        last = next((cell for cell in reversed(line.cells) if cell is not None), None)
+        rows.append(
+            RankingRow(
+                place=line.place,
+                shared=line.shared,
+                player=line.player,
+                player_id=line.player_id,
+                club_slug=club,
+                table=last.table if last is not None else 0,
+                total=line.total,
+                deals=sum(cell.played for cell in played),
+                unconfirmed=any(cell.unconfirmed for cell in played),
+                table_place=last.place if last is not None else 0,
+                finished=over,
+                rounds=line.rounds_played,
+                points=line.score if series.by_placement else None,
+            )
+        )
+    ranked_by = BY_SERIES_PLACEMENT if series.by_placement else BY_SERIES_POINTS
+    return Standings(event=event, stage=None, rows=rows, ranked_by=ranked_by, series=series)
+
+
+def _matches(event: Event) -> Standings:
+    board = h2h_event_standings(event=event)
+    club = event.club.slug
+    rows = []
+    for line in board.rows:
+        standing = line.standing
+        cells = [cell for column in line.cells for cell in column]
+        rows.append(
+            RankingRow(
+                place=standing.place,
+                shared=standing.shared,
+                player=line.name,
+                player_id=standing.player,
+                club_slug=club,
+                table=0,
+                total=standing.points,
+                deals=0,
+                unconfirmed=any(cell.unconfirmed for cell in cells),
+                table_place=0,
+                finished=event.status == EventStatus.FINISHED,
+                wins=standing.wins,
+                matches=standing.played,
+                byes=standing.byes,
+                # Wins are the ranking's figure; points and the meeting are its tie-breaks.
+                decided_by=None if standing.tiebreak in (None, "wins") else standing.tiebreak,
+            )
+        )
+    return Standings(event=event, stage=None, rows=rows, ranked_by=BY_MATCH_WINS, board=board)
+
+
+def _championship(event: Event, confirmed_only: bool) -> Standings:
+    """Every player of the championship: the champion first once there is one, then by the
+    last stage each reached, then by their place there (a closed stage as it was closed,
+    the stage in play as it stands)."""
+    stages = list(
+        event.stages.filter(status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED]).order_by(
+            "number"
+        )
+    )
+    sheets = stages_sheets(stages, confirmed_only=confirmed_only)
+    orders: dict[int, list[list[int]]] = defaultdict(list)
+    recorded = TieBreak.objects.filter(stage__in=stages).order_by("recorded_at", "pk")
+    for stage_id, order in recorded.values_list("stage_id", "order"):
+        orders[stage_id].append(list(order))
+    live: dict[tuple[int, int], RankingRow] = {}
+    # How the director settled a tie that placed a player (every player it ordered), as the
+    # closed stage keeps it.
+    settled: dict[tuple[int, int], str] = {}
+    rankings: list[list[list[StagePlacing[int]]]] = []
+    champion = None
+    for stage in stages:
+        stage_rows = event_ranking(
+            event=event, sheets=sheets[stage.pk], tie_break_orders=orders[stage.pk]
+        )
+        live.update({(stage.number, row.player_id): row for row in stage_rows})
+        outcome = stage.outcome if isinstance(stage.outcome, dict) else {}
+        for decided in (*outcome.get("advancers", []), *outcome.get("eliminated", [])):
+            tie = decided.get("tie_break")
+            if isinstance(tie, dict):
+                for player in (decided["player"], *tie.get("order", [])):
+                    settled[(stage.number, player)] = tie["method"]
+        if outcome.get("ranking"):
+            closed = stored_advancement(outcome)
+            rankings.append([list(group) for group in closed.ranking])
+            champion = closed.champion if closed.over else None
+        else:
+            rankings.append(_placings(stage_rows))
+    club = event.club.slug
+    rows = []
+    champion_row = None
+    for ranked in championship_ranking(rankings, champion):
+        number = stages[ranked.stage - 1].number
+        played = live.get((number, ranked.player))
+        row = RankingRow(
+            place=ranked.place,
+            shared=ranked.shared,
+            player=ranked.placing.name,
+            player_id=ranked.player,
+            club_slug=club,
+            table=ranked.placing.table,
+            total=played.total if played else 0,
+            deals=played.deals if played else 0,
+            unconfirmed=bool(played and played.unconfirmed),
+            table_place=ranked.placing.place,
+            finished=champion is not None,
+            ravaytys=played.ravaytys if played else 0,
+            stage=number,
+            champion=ranked.champion,
+            decided_by=played.decided_by if played else None,
+            tie_break=settled.get((number, ranked.player)),
+        )
+        rows.append(row)
+        if ranked.champion:
+            champion_row = row
+    in_play = sheets[stages[-1].pk] if stages else []
+    return Standings(
+        event=event,
+        stage=None,
+        rows=rows,
+        ranked_by=BY_STAGE_REACHED,
+        sheets=in_play,
+        champion=champion_row,
+    )
+
+
+def _placings(rows: list[RankingRow]) -> list[list[StagePlacing[int]]]:
+    """A stage in play's ranking as a closed one keeps it: by the place at one's table,
+    then the stage's ranking; equal on both, a group."""
+    groups: dict[tuple[int, int], list[StagePlacing[int]]] = {}
+    for row in sorted(rows, key=lambda r: (r.table_place, r.place)):
+        placing = StagePlacing(
+            player=row.player_id,
+            name=row.player,
+            key=(float(row.total),),
+            table=row.table,
+            place=row.table_place,
+            shared=row.shared,
+        )
+        groups.setdefault((row.table_place, row.place), []).append(placing)
+    return list(groups.values())
+
+
+def row_figures(row: RankingRow) -> dict[str, Any]:
+    """A row's place and figures as plain values: what every output compares equal (the
+    test of every format × output reads them)."""
+    return {
+        "place": row.place,
+        "shared": row.shared,
+        "player_id": row.player_id,
+        "total": row.total,
+        "wins": row.wins,
+        "points": row.points,
+        "stage": row.stage,
+        "champion": row.champion,
+    }

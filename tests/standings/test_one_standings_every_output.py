@@ -1,0 +1,261 @@
+"""One standings, every output: for an event of every format, the public page, the CSV, the
+XLSX, the standings PDF, the JSON feed and the big screen list the same players in the same
+order with the same places and figures as `event_standings` (and a championship's
+advancement names the champion they crown)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+
+import openpyxl
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from formats.championship import championship_stage_close, tie_break_record
+from formats.series import series_round_draw
+from printing.boards import bracket_file, standings_file
+from records.selectors import player_record
+from scoring.selectors import stage_sheets
+from standings.standings import event_standings
+from tests.formats.test_championship import (
+    championship,
+    seated,
+    tied_scheme,
+    winner_scheme,
+)
+from tests.formats.test_championship import (
+    play as play_championship,
+)
+from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of
+from tests.formats.test_headtohead import play as play_match
+from tests.formats.test_series import play_out, series_event
+from tests.scoring.conftest import seated_event
+from tests.standings.test_tables_export import play as play_night
+from tournaments.models import EventFormat, EventStatus, Player, StageStatus
+from tournaments.services import event_publish, stage_confirm
+
+pytestmark = pytest.mark.django_db
+
+
+def night():
+    """Two tables of a Rutupeli night, at different deals."""
+    event, tables = seated_event(variant_id="rutupeli", players=8)
+    play_night(tables[0], 1)
+    play_night(tables[0], 2, out=2)
+    play_night(tables[1], 1, out=1)
+    return event
+
+
+def finished_championship():
+    """Nine players; a tie at table 1 settled by a card draw; a final of three."""
+    event, stage, director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    play_championship(tables[0], tied_scheme(3))
+    for table in tables[1:]:
+        play_championship(table, winner_scheme(3, winner=2))
+    a, b, _c = seated(tables[0])
+    tie_break_record(table=tables[0], method="card_draw", order=[b, a], note="", by=director)
+    final = championship_stage_close(stage=stage, by=director, seed=5)
+    stage_confirm(stage=final)
+    play_championship(final.tables.get(), winner_scheme(3, winner=1))
+    championship_stage_close(stage=final, by=director)
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+    return event
+
+
+def series_in_round_two():
+    """A Räväytys series: round 1 over, round 2 played at one of its two tables."""
+    event, tables = series_event(8)
+    for table in tables:
+        play_out(table, out=table.number % 4)
+    stage_confirm(stage=series_round_draw(event=event, seed=2))
+    round_two = event.stages.get(number=2).tables.order_by("number").first()
+    play_out(round_two, out=1)
+    return event
+
+
+def swiss_two_rounds():
+    event = h2h_event(players=8, format=EventFormat.SWISS, rounds=3)
+    for number in (1, 2):
+        stage = pair_and_confirm(event, seed=number)
+        for table, pair in zip(stage.tables.order_by("number"), pairs_of(stage), strict=True):
+            play_match(table, min(pair) if number == 1 else max(pair))
+    return event
+
+
+FORMATS = {
+    "night": night,
+    "championship": finished_championship,
+    "series": series_in_round_two,
+    "swiss": swiss_two_rounds,
+}
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html)).strip()
+
+
+def _page_rows(client, event) -> list[tuple[str, str]]:
+    """(place, player) of each row of the page's standings table (its one ranking table)."""
+    live = client.get(reverse("event_live", args=[event.club.slug, event.pk])).content.decode()
+    body = live.split('class="table ranking-table"', 1)[1]
+    body = body.split("<tbody", 1)[1].split("</tbody>", 1)[0]
+    rows = []
+    for row in re.findall(r"<tr.*?</tr>", body, flags=re.S):
+        cells = re.findall(r"<td.*?</td>", row, flags=re.S)
+        # The name is the player's link (a badge may follow it).
+        rows.append((_text(cells[0]), _text(re.findall(r"<a .*?</a>", cells[1], re.S)[0])))
+    return rows
+
+
+def _download(client, event, export_format: str):
+    url = reverse("ranking_export", args=[event.club.slug, event.pk, export_format])
+    response = client.get(url)
+    assert response.status_code == 200
+    return response
+
+
+def _csv_rows(client, event) -> tuple[list[str], list[list[str]]]:
+    header, *rows = list(
+        csv.reader(io.StringIO(_download(client, event, "csv").content.decode("utf-8-sig")))
+    )
+    return header, rows
+
+
+def _xlsx_rows(client, event) -> tuple[tuple, list[tuple]]:
+    book = openpyxl.load_workbook(io.BytesIO(_download(client, event, "xlsx").content))
+    header, *rows = list(book.active.iter_rows(values_only=True))
+    return header, rows
+
+
+def _pdf_lines(event) -> list[str]:
+    pdf = standings_file(event=event, language="en").content
+    return [
+        line
+        for page in PdfReader(io.BytesIO(pdf)).pages
+        for line in page.extract_text().splitlines()
+    ]
+
+
+def _screen_rows(client, event) -> list[tuple[str, str]]:
+    url = reverse("event_screen_live", args=[event.club.slug, event.pk])
+    html = client.get(url).content.decode()
+    return [
+        (_text(place), _text(name).lstrip("♠ ").strip())
+        for place, name in re.findall(
+            r'<span class="place">(.*?)</span><span class="name">(.*?)</span>', html, re.S
+        )
+    ]
+
+
+@pytest.mark.parametrize("kind", sorted(FORMATS))
+def test_every_output_reads_the_one_standings(client, kind):
+    event = FORMATS[kind]()
+    event_publish(event=event, published=True)
+    standings = event_standings(event=event)
+    expected = [(row.place_label, row.player) for row in standings.rows]
+    assert len(expected) == 8 if kind != "championship" else 9
+    # The places are not all alike: the test could tell two orders apart.
+    assert len({place for place, _name in expected}) > 2
+
+    assert _page_rows(client, event) == expected
+
+    header, rows = _csv_rows(client, event)
+    total = header.index("Total")
+    assert [(row[0], row[1]) for row in rows] == [
+        (str(row.place), row.player) for row in standings.rows
+    ]
+    assert [int(row[total]) for row in rows] == [row.total for row in standings.rows]
+    if kind == "swiss":
+        wins = header.index("Wins")
+        assert [int(row[wins]) for row in rows] == [row.wins for row in standings.rows]
+    if kind == "series":
+        rounds = header.index("Rounds")
+        assert [int(row[rounds]) for row in rows] == [row.rounds for row in standings.rows]
+    if kind == "championship":
+        reached = header.index("Stage reached")
+        assert [int(row[reached]) for row in rows] == [row.stage for row in standings.rows]
+    if kind == "night":
+        assert "Per deal" in header  # the download has the points per deal
+
+    xlsx_header, xlsx = _xlsx_rows(client, event)
+    assert list(xlsx_header) == header
+    assert [(row[0], row[1], row[total]) for row in xlsx] == [
+        (row.place, row.player, row.total) for row in standings.rows
+    ]
+
+    lines = _pdf_lines(event)
+    printed = [
+        next(line for line in lines if line.startswith(f"{place} {name}"))
+        for place, name in expected
+    ]
+    assert [lines.index(line) for line in printed] == sorted(lines.index(line) for line in printed)
+
+    feed = json.loads(
+        client.get(reverse("event_standings_feed", args=[event.club.slug, event.pk])).content
+    )["standings"]
+    assert [(p["place_label"], p["name"]) for p in feed["players"]] == expected
+    assert [p["total"] for p in feed["players"]] == [row.total for row in standings.rows]
+
+    assert _screen_rows(client, event) == expected
+
+
+def test_a_championships_standings_crown_the_champion_its_advancement_crowned(client):
+    event = finished_championship()
+    standings = event_standings(event=event)
+    final = event.stages.get(number=2)
+    assert standings.champion is not None
+    assert standings.champion.player_id == final.outcome["champion"]
+    assert standings.rows[0] is standings.champion and standings.finished
+    # Everyone, not only the finalists: the three who went on first, by the final.
+    assert [row.stage for row in standings.rows] == [2, 2, 2, 1, 1, 1, 1, 1, 1]
+    first = event.stages.get(number=1)
+    went_on = {row["player"] for row in first.outcome["advancers"]}
+    assert {row.player_id for row in standings.rows[:3]} == went_on
+    # The card draw that settled table 1 is said on the winner's row, the page and the PDF.
+    (drawn,) = [row for row in standings.rows if row.tie_break == "card_draw"]
+    assert (drawn.stage, drawn.table, drawn.table_place) == (1, 1, 2)
+    live = client.get(reverse("event_live", args=[event.club.slug, event.pk])).content.decode()
+    assert "(card draw)" in live
+    assert any("(card draw)" in line for line in _pdf_lines(event))
+    # The bracket says it of both players the draw ordered, on the page and its PDF.
+    bracket = live.split('id="bracket"', 1)[1].split("</section>", 1)[0]
+    assert bracket.count("card draw") == 2
+    printed = bracket_file(event=event, language="en").content
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(printed)).pages)
+    assert text.count("(card draw)") == 2
+    screen = client.get(reverse("event_screen_live", args=[event.club.slug, event.pk]))
+    assert f"Champion: {standings.champion.player}" in screen.content.decode()
+
+
+def test_a_stages_tables_order_their_seats_as_the_standings_do():
+    event = night()
+    standings = event_standings(event=event)
+    stage = event.stages.get(status=StageStatus.CONFIRMED)
+    for sheet in stage_sheets(stage=stage):
+        at_table = [row.player_id for row in standings.rows if row.table == sheet.table.number]
+        seat_player = {seat.position: seat.player_id for seat in sheet.seats}
+        assert [seat_player[place.position] for place in sheet.order] == at_table
+
+
+def test_a_record_credits_a_settled_tie_as_the_director_recorded_it():
+    _event, stage, director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    play_championship(tables[0], tied_scheme(3))
+    for table in tables[1:]:
+        play_championship(table, winner_scheme(3, winner=2))
+    a, b, _c = seated(tables[0])
+    # Level on everything: the seat would put `a` first; the director's draw says `b`.
+    tie_break_record(table=tables[0], method="card_draw", order=[b, a], note="", by=director)
+    firsts = {
+        player: sum(g.firsts for g in player_record(player=Player.objects.get(pk=player)).games)
+        for player in (a, b)
+    }
+    assert firsts == {a: 0, b: 1}
+    (sheet,) = [s for s in stage_sheets(stage=stage) if s.table.pk == tables[0].pk]
+    assert [sheet.seats[p.position].player_id for p in sheet.order][:2] == [b, a]
