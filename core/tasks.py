@@ -108,6 +108,21 @@ def enqueue_on_commit(task: Task, *args: Any) -> str:
     return task_id
 
 
+def task_run_advance(task_id: str, steps: int, *, silence: datetime.timedelta) -> None:
+    """`steps` more of a job's steps are done (by one of the tasks it was shared out to):
+    a sign of life too, heard again within `silence`."""
+    now = timezone.now()
+    _update(task_id, done=F("done") + steps, heard_at=now, lost_after=now + silence)
+
+
+def task_run_failed(task_id: str, error: BaseException) -> None:
+    """A job ended with `error` outside its own task (one of the tasks it was shared out
+    to failed): recorded as its own failure would be."""
+    now = timezone.now()
+    _update(task_id, state=TaskRun.State.FAILED, finished_at=now, heard_at=now,
+            error=_error_code(error), detail=_describe(error))  # fmt: skip
+
+
 def _update(task_id: str, **fields: Any) -> None:
     """Write to the run's record; a database hiccup must not fail the job it describes."""
     try:

@@ -3,36 +3,35 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from printing.models import PrintChunk, PrintJob
+from printing.models import PrintJob, PrintShare
 
 
-class PrintChunkInline(admin.TabularInline):
-    """The shares of a job still being made (a finished job lets them go): who claimed
-    which tables, when, and whether it is made."""
+class PrintShareInline(admin.TabularInline):
+    """The shares of a job still being made (a finished job lets them go): which tables,
+    and whether each is made."""
 
-    model = PrintChunk
-    fields = readonly_fields = ("attempt", "index", "tables", "claimed_by", "claimed_at", "made")
+    model = PrintShare
+    fields = readonly_fields = ("attempt", "index", "tables", "made")
     extra = 0
     can_delete = False
 
     @admin.display(boolean=True, description=_("made"))
-    def made(self, obj: PrintChunk) -> bool:
+    def made(self, obj: PrintShare) -> bool:
         return obj.content is not None
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
 
-@admin.register(PrintChunk)
-class PrintChunkAdmin(admin.ModelAdmin):
+@admin.register(PrintShare)
+class PrintShareAdmin(admin.ModelAdmin):
     """Every job's shares in progress, for finding a stuck one; read-only (the workers own
     them, and a finished job lets its shares go)."""
 
-    list_display = ["job", "attempt", "index", "claimed_by", "claimed_at"]
+    list_display = ["job", "attempt", "index"]
     list_select_related = ["job__event"]
-    search_fields = ["claimed_by"]
     exclude = ["content"]
-    readonly_fields = ["job", "attempt", "index", "tables", "claimed_by", "claimed_at"]
+    readonly_fields = ["job", "attempt", "index", "tables"]
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -43,15 +42,16 @@ class PrintChunkAdmin(admin.ModelAdmin):
 
 @admin.register(PrintJob)
 class PrintJobAdmin(admin.ModelAdmin):
-    """Print jobs as the workers left them; the technical detail of a failure is on the
-    job's task record (Core › Jobs, by the task id). Deleting a job deletes its file too."""
+    """Print jobs as the workers left them; their progress and the technical detail of a
+    failure are on the job's task record (Core › Jobs, by the task id). Deleting a job
+    deletes its file too."""
 
-    list_display = ["event", "kind", "status", "done", "total", "pages", "attempts", "created_at"]
+    list_display = ["event", "kind", "status", "pages", "attempts", "created_at"]
     list_filter = ["status", "kind"]
     search_fields = ["event__name", "task_id"]
     list_select_related = ["event"]
     readonly_fields = [f.name for f in PrintJob._meta.fields]
-    inlines = [PrintChunkInline]
+    inlines = [PrintShareInline]
 
     def has_add_permission(self, request) -> bool:
         return False

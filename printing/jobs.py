@@ -9,31 +9,30 @@ on commit as a Celery task that takes its id (:mod:`printing.tasks`). Without a 
   instead of a new one, done or still going. Any result or seating change bumps the event's
   results version (`tournaments.changes`), so the next request makes a
   new file.
-- **Safe to run twice.** :func:`print_job_run` does nothing for a done job, and a job whose
-  worker died under it (the message comes back: acks_late) starts again from its first table.
-- **Shared out.** The tables are split into shares of CHUNK (`PrintChunk` rows of the job's
-  attempt). The job's task asks the worker's other pool processes for help (a helper task
-  per share, up to HELPERS), makes shares itself until none is left, waits for the ones
-  others are making and merges them. One worker with a pool of two makes a batch about
-  twice as fast as one process. A helper that dies leaves its share to be taken over (at
-  once on the same machine, after CLAIM_TIMEOUT from another); inline there are no helpers.
+- **Safe to run twice.** :func:`print_job_start` does nothing for a done job, and a job
+  whose worker died under it (the message comes back: acks_late) starts a new attempt.
+- **Shared out on Celery's canvas.** The tables are split into shares of CHUNK
+  (`PrintShare` rows of the job's attempt); the job's task replaces itself with a chord:
+  one task per share (any worker process takes one) and a merge that runs once every share
+  is stored, under the job's own task id, so the job's record follows it to the end. A
+  share whose process dies comes back from the broker (reject on worker lost) and is made
+  again; a share is stored once, whoever stores it first, and only for the attempt that is
+  running. A share that fails fails the job (the chord's error callback). Inline (no
+  worker) the shares are made one after the other in the job's task.
 - **Nothing half-written.** The shares are merged with pypdf into a temporary file next to
   the media files, and only then moved into place (a rename) and recorded, in one
   transaction: the job never names a file that is not whole.
-- **Progress lives on the job** (`done` / `total`, counted in tables); the task's `TaskRun`
-  only says whether the job is still alive, was lost, or never got queued.
+- **Progress is the job's task record** (`core.TaskRun`: steps done of the total, counted
+  in tables), as for every job: each stored share moves it on.
 """
 
 from __future__ import annotations
 
-import datetime
 import io
 import logging
-import os
 import shutil
-import socket
 import tempfile
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +41,7 @@ from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.files import File
 from django.db import DatabaseError, transaction
-from django.db.models import Count, F, Q
+from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext
@@ -59,7 +58,7 @@ from core.tasks import (
     task_run_status,
 )
 from printing import tasks as print_tasks
-from printing.models import PrintChunk, PrintJob, PrintJobStatus
+from printing.models import PrintJob, PrintJobStatus, PrintShare
 from printing.pdf import PrintError, paper
 from printing.sheets import table_sheets_pdf
 from rules import RuleViolation
@@ -78,14 +77,6 @@ KINDS: dict[str, bool] = {TABLE_SHEETS: False, RESULT_SHEETS: True}
 # its document), a table about 0.3 s: 10 keeps the overhead to a twentieth, and 60 tables
 # in 6 shares keep two processes busy to the end.
 CHUNK = 10
-# Helpers asked for per job at most (the pool processes of a worker beyond the job's own).
-HELPERS = 3
-# A share claimed this long ago and not made yet is taken over (its claimer, on another
-# machine, has gone silent; one on this machine is seen dead at once).
-CLAIM_TIMEOUT = datetime.timedelta(minutes=2)
-# How long the job's task sleeps between looks while the last shares are being made.
-WAIT = 0.1
-
 Status = PrintJobStatus
 
 
@@ -124,13 +115,9 @@ class PrintJobState:
     def retryable(self) -> bool:
         return self.kind == STOPPED
 
-    @property
-    def done(self) -> int:
-        return self.job.done
-
-    @property
-    def total(self) -> int:
-        return self.job.total
+    # Tables made, of the total (the job's task record).
+    done: int = 0
+    total: int = 0
 
 
 def _reason(code: str, run: TaskStatus | None) -> str:
@@ -166,7 +153,8 @@ def print_job_state(job: PrintJob) -> PrintJobState:
     if run is not None and run.kind == UNKNOWN:
         return PrintJobState(job, CANNOT_TELL)
     waiting = job.status == Status.QUEUED or (run is not None and run.waiting)
-    return PrintJobState(job, WORKING, waiting=waiting)
+    done, total = (run.done, run.total) if run is not None else (0, 0)
+    return PrintJobState(job, WORKING, waiting=waiting, done=min(done, total), total=total)
 
 
 @dataclass(frozen=True)
@@ -277,10 +265,9 @@ def print_job_retry(*, job: PrintJob) -> PrintJob:
                 code="print_not_stopped",
             )
         locked.status = Status.QUEUED
-        locked.done = 0
         locked.error = ""
         locked.finished_at = None
-        locked.save(update_fields=["status", "done", "error", "finished_at"])
+        locked.save(update_fields=["status", "error", "finished_at"])
     return _queue(locked, keep_on_failure=True)
 
 
@@ -344,96 +331,46 @@ def _start(job_id: int) -> PrintJob | None:
         if job.status in (Status.DONE, Status.FAILED):
             return None
         job.status = Status.RUNNING
-        job.done = 0
         job.attempts = F("attempts") + 1
         # The results the sheets are made from: read before rendering, so a change while
         # the job runs leaves the file out of date rather than passing for current.
         job.source_changed_at = event_results_version(job.event)
-        job.save(update_fields=["status", "done", "attempts", "source_changed_at"])
+        job.save(update_fields=["status", "attempts", "source_changed_at"])
         job.refresh_from_db(fields=["attempts"])
         return job
 
 
-def _split(job: PrintJob, tables: list[Table]) -> int:
-    """This attempt's shares of the job, CHUNK tables each; an earlier attempt's go."""
-    PrintChunk.objects.filter(job=job).delete()
-    ids = [table.pk for table in tables]
-    chunks = [
-        PrintChunk(job=job, attempt=job.attempts, index=index, tables=ids[start : start + CHUNK])
+@dataclass(frozen=True)
+class PrintPlan:
+    """An attempt at a job, shared out: its number, its shares and its tables."""
+
+    job: PrintJob
+    attempt: int
+    shares: int
+    tables: int
+
+
+def print_job_start(*, job_id: int) -> PrintPlan | None:
+    """Start an attempt at job `job_id`: its tables split into shares of CHUNK (an earlier
+    attempt's go). None when the job is done or failed (a second run does nothing)."""
+    job = _start(job_id)
+    if job is None:
+        return None
+    ids = list(
+        Table.objects.filter(stage__event_id=job.event_id, stage__number=job.params.get("stage"))
+        .exclude(stage__status=StageStatus.PREVIEW)
+        .order_by("number")
+        .values_list("pk", flat=True)
+    )
+    if not ids:
+        raise Table.DoesNotExist(f"print job {job_id}: its stage has no tables")
+    PrintShare.objects.filter(job=job).delete()
+    shares = [
+        PrintShare(job=job, attempt=job.attempts, index=index, tables=ids[start : start + CHUNK])
         for index, start in enumerate(range(0, len(ids), CHUNK))
     ]
-    PrintChunk.objects.bulk_create(chunks)
-    return len(chunks)
-
-
-def _call_helpers(job: PrintJob, count: int) -> None:
-    """Ask the workers' other processes to take shares of this attempt. Inline (no worker)
-    they would only run one after the other, so none is asked; a queue that cannot be
-    reached leaves the whole job to this process."""
-    if print_tasks.print_help_task.app.conf.task_always_eager:
-        return
-    try:
-        for _helper in range(min(count, HELPERS)):
-            print_tasks.print_help_task.apply_async(args=[job.pk, job.attempts])
-    except Exception:  # the broker is down: this process prints every share itself
-        log.warning("could not ask for help with print job %s", job.pk, exc_info=True)
-
-
-def _me() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def _alive(claimed_by: str) -> bool:
-    """Whether the process that claimed a share may still be making it: on this machine it
-    is asked directly (a killed process is seen at once); another machine's is trusted until
-    its claim is CLAIM_TIMEOUT old."""
-    host, _colon, pid = claimed_by.rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
-        return True
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:  # a killed pool child the worker has not reaped yet is a zombie: dead all the same
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True
-    return state not in {"Z", "X"}
-
-
-def _claim(job_id: int, attempt: int) -> PrintChunk | None:
-    """The next share of the attempt nobody is making, now claimed by this process: one not
-    claimed yet, or one whose claimer died or went silent. None when there is none."""
-    now = timezone.now()
-    open_parts = PrintChunk.objects.filter(job_id=job_id, attempt=attempt, content__isnull=True)
-    for chunk in open_parts.defer("content"):
-        stale = chunk.claimed_at is None or (
-            chunk.claimed_at < now - CLAIM_TIMEOUT or not _alive(chunk.claimed_by)
-        )
-        # Compare and set: of two processes reaching for the same share one gets it.
-        if stale and open_parts.filter(pk=chunk.pk, claimed_at=chunk.claimed_at).update(
-            claimed_by=_me(), claimed_at=now
-        ):
-            return chunk
-    return None
-
-
-def _make(job: PrintJob, chunk: PrintChunk) -> None:
-    """Render one share and store it; the job's progress moves by its tables."""
-    tables = Table.objects.filter(pk__in=chunk.tables).order_by("number")
-    content = table_sheets_pdf(
-        tables=list(tables),
-        filled=KINDS[job.kind],
-        language=job.params.get("language", settings.LANGUAGE_CODE),
-        size=job.params.get("paper"),
-    )
-    # Counted once, by whoever stores it first (a share taken over may be made twice).
-    if PrintChunk.objects.filter(pk=chunk.pk, content__isnull=True).update(content=content):
-        PrintJob.objects.filter(pk=job.pk, attempts=chunk.attempt).update(
-            done=F("done") + len(chunk.tables)
-        )
+    PrintShare.objects.bulk_create(shares)
+    return PrintPlan(job=job, attempt=job.attempts, shares=len(shares), tables=len(ids))
 
 
 def _running(job_id: int, attempt: int) -> PrintJob | None:
@@ -445,77 +382,74 @@ def _running(job_id: int, attempt: int) -> PrintJob | None:
     )
 
 
-def print_job_help(*, job_id: int, attempt: int) -> int:
-    """Make shares of a running job's attempt until none is left (a helper's task); the
-    number made. A share that fails is handed back: the job's own task makes it, or fails
-    the job with the reason."""
+def print_share_make(*, job_id: int, attempt: int, index: int) -> int:
+    """Render share `index` of the attempt and store it, unless it is stored already or the
+    attempt is no longer the one running (a later attempt started over, or the job ended):
+    the number of tables it added to the job's progress (0 when it added none)."""
     job = _running(job_id, attempt)
-    made = 0
-    while job is not None and (chunk := _claim(job_id, attempt)) is not None:
-        try:
-            _make(job, chunk)
-        except Exception:
-            PrintChunk.objects.filter(pk=chunk.pk, claimed_by=_me()).update(
-                claimed_by="", claimed_at=None
-            )
-            log.warning("print job %s: a helper could not make part %s", job_id, chunk.index)
-            break
-        made += 1
-        log.info("print job %s: a helper made part %s", job_id, chunk.index)
-        job = _running(job_id, attempt)
-    return made
+    share = (
+        PrintShare.objects.filter(job_id=job_id, attempt=attempt, index=index, content__isnull=True)
+        .defer("content")
+        .first()
+    )
+    if job is None or share is None:
+        return 0
+    tables = Table.objects.filter(pk__in=share.tables).order_by("number")
+    content = table_sheets_pdf(
+        tables=list(tables),
+        filled=KINDS[job.kind],
+        language=job.params.get("language", settings.LANGUAGE_CODE),
+        size=job.params.get("paper"),
+    )
+    # Stored once, by whoever stores it first (a share given out again may be made twice).
+    stored = PrintShare.objects.filter(pk=share.pk, content__isnull=True).update(content=content)
+    return len(share.tables) if stored else 0
 
 
-def print_job_run(*, job_id: int, helpers: bool = True) -> PrintJob:
-    """Make job `job_id`'s file (what its Celery task does): safe to run twice.
+class SharesMissing(Exception):
+    """The merge ran before every share of the attempt was stored (a share given out
+    again after its process died is still being made): it is tried again shortly."""
 
-    The tables are split into shares (PrintChunk); with `helpers` (and a worker) other
-    processes are asked to take some, this one makes the rest, waits for the others' and
-    merges them in order. Another run of the same job that starts meanwhile takes over."""
-    job = _start(job_id)
+
+def print_job_merge(*, job_id: int, attempt: int) -> PrintJob:
+    """Merge the attempt's shares, in order, into the job's file and record it. Raises
+    SharesMissing while a share is not stored yet; a job already done, or an attempt no
+    longer running, is left as it is."""
+    job = _running(job_id, attempt)
     if job is None:
         return PrintJob.objects.select_related("event").get(pk=job_id)
-    tables = list(
-        Table.objects.filter(stage__event_id=job.event_id, stage__number=job.params.get("stage"))
-        .exclude(stage__status=StageStatus.PREVIEW)
-        .order_by("number")
-    )
-    if not tables:
-        raise Table.DoesNotExist(f"print job {job_id}: its stage has no tables")
-    total = len(tables)
-    PrintJob.objects.filter(pk=job.pk).update(total=total)
-    attempt = job.attempts
-    parts = _split(job, tables)
-    if helpers:
-        _call_helpers(job, parts - 1)
-    while True:
-        chunk = _claim(job.pk, attempt)
-        if chunk is not None:
-            _make(job, chunk)
-            continue
-        made = PrintChunk.objects.filter(job_id=job.pk, attempt=attempt).aggregate(
-            all=Count("pk"), made=Count("pk", filter=Q(content__isnull=False))
-        )
-        if made["all"] != parts:  # a later run of this job started over: it finishes
-            return PrintJob.objects.select_related("event").get(pk=job_id)
-        if made["made"] == parts:
-            break
-        time.sleep(WAIT)  # another process is making the last shares
+    shares = PrintShare.objects.filter(job_id=job_id, attempt=attempt).order_by("index")
+    contents = list(shares.values_list("content", flat=True))
+    if not contents or any(content is None for content in contents):
+        raise SharesMissing(f"print job {job_id}: a share of attempt {attempt} is not made yet")
     workdir = _workdir(job.pk)
     try:
         writer = PdfWriter()
-        shares = PrintChunk.objects.filter(job_id=job.pk, attempt=attempt).order_by("index")
-        for content in shares.values_list("content", flat=True):
+        for content in contents:
             writer.append(io.BytesIO(bytes(content or b"")))
         merged = workdir / "merged.pdf"
         with merged.open("wb") as out:
             writer.write(out)
-        return _finish(job.pk, merged, pages=len(writer.pages), total=total)
+        return _finish(job.pk, merged, pages=len(writer.pages))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _finish(job_id: int, merged: Path, *, pages: int, total: int) -> PrintJob:
+def print_job_run(*, job_id: int, progress: Callable[[int, int], None] | None = None) -> PrintJob:
+    """Make job `job_id`'s file in this process, share after share (the job's task does
+    so without a worker): safe to run twice. `progress(done, total)` hears of each share."""
+    plan = print_job_start(job_id=job_id)
+    if plan is None:
+        return PrintJob.objects.select_related("event").get(pk=job_id)
+    done = 0
+    for index in range(plan.shares):
+        done += print_share_make(job_id=job_id, attempt=plan.attempt, index=index)
+        if progress is not None:
+            progress(done, plan.tables)
+    return print_job_merge(job_id=job_id, attempt=plan.attempt)
+
+
+def _finish(job_id: int, merged: Path, *, pages: int) -> PrintJob:
     with transaction.atomic():
         rows = PrintJob.objects.select_for_update(of=("self",)).select_related("event")
         job = rows.get(pk=job_id)
@@ -526,7 +460,6 @@ def _finish(job_id: int, merged: Path, *, pages: int, total: int) -> PrintJob:
         stored = job.file.name
         job.status = Status.DONE
         job.pages = pages
-        job.done = job.total = total
         job.error = ""
         job.finished_at = timezone.now()
         try:
@@ -534,7 +467,7 @@ def _finish(job_id: int, merged: Path, *, pages: int, total: int) -> PrintJob:
         except DatabaseError:
             job.file.storage.delete(stored)  # not recorded: leave no stray file
             raise
-        job.chunks.all().delete()  # merged into the file: no longer needed
+        job.shares.all().delete()  # merged into the file: no longer needed
     return job
 
 

@@ -20,8 +20,9 @@ def print_job_path(job: PrintJob, filename: str) -> str:
 
 class PrintJob(models.Model):
     """A batch of printed sheets made in the background ("every table of stage 2"): what
-    was asked, how far it is, why it failed, and the one merged PDF it made. Its file is
-    reused until a result or seating it shows changes (`source_changed_at`)."""
+    was asked, why it failed, and the one merged PDF it made; how far it is, is its task's
+    record (core.TaskRun, by `task_id`), as for every job. Its file is reused until a
+    result or seating it shows changes (`source_changed_at`)."""
 
     event = models.ForeignKey(
         Event, on_delete=models.CASCADE, related_name="print_jobs", verbose_name=_("event")
@@ -32,8 +33,6 @@ class PrintJob(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=PrintJobStatus.choices, default=PrintJobStatus.QUEUED
     )
-    done = models.PositiveIntegerField(_("done"), default=0)
-    total = models.PositiveIntegerField(_("of"), default=0)
     error = models.TextField(_("why it failed"), blank=True)
     file = models.FileField(_("file"), upload_to=print_job_path, blank=True)
     pages = models.PositiveIntegerField(_("pages"), default=0)
@@ -63,25 +62,21 @@ class PrintJob(models.Model):
         return f"{self.event} · {self.kind} · {self.get_status_display()}"
 
 
-class PrintChunk(models.Model):
-    """A share of one attempt at a print job: a few tables, rendered by whichever of the
-    workers' processes claims it first. The job's own task and the helpers it queues split a
-    batch this way; the job's task merges the shares, in order, once every one is made.
-
-    `claimed_by` ("host:pid") lets a process on the same machine see at once that a claim's
-    process has died; a claim from another machine is taken over once it is too old."""
+class PrintShare(models.Model):
+    """A share of one attempt at a print job: a few tables, rendered by one task of the
+    job's chord (printing.tasks) and stored once; the chord's last task merges the shares,
+    in order, once every one is stored."""
 
     job = models.ForeignKey(
-        PrintJob, on_delete=models.CASCADE, related_name="chunks", verbose_name=_("print job")
+        PrintJob, on_delete=models.CASCADE, related_name="shares", verbose_name=_("print job")
     )
     attempt = models.PositiveSmallIntegerField(_("attempt"))
-    index = models.PositiveSmallIntegerField(_("part"))
+    index = models.PositiveSmallIntegerField(_("share"))
     tables = models.JSONField(_("tables"), default=list)
-    claimed_by = models.CharField(_("claimed by"), max_length=128, blank=True)
-    claimed_at = models.DateTimeField(_("claimed"), null=True, blank=True)
-    content = models.BinaryField(_("rendered part"), null=True, blank=True)
+    content = models.BinaryField(_("rendered share"), null=True, blank=True)
 
     class Meta:
+        # Made when printing was part of the scoring app: the table keeps its name.
         db_table = "scoring_printchunk"
         ordering = ["job", "attempt", "index"]
         constraints = [
@@ -89,8 +84,8 @@ class PrintChunk(models.Model):
                 fields=["job", "attempt", "index"], name="print_chunk_unique_part"
             )
         ]
-        verbose_name = _("print job part")
-        verbose_name_plural = _("print job parts")
+        verbose_name = _("print job share")
+        verbose_name_plural = _("print job shares")
 
     def __str__(self) -> str:
         return f"{self.job_id} · {self.attempt} · {self.index}"

@@ -1,27 +1,46 @@
-"""The print job as a Celery task: it takes the job's id and makes its file.
+"""The print job on Celery's canvas: the job's task shares its tables out and replaces
+itself with a chord of one task per share and a merge (printing.jobs).
 
-The job's task shares the tables out to `print_help_task`s on the other pool processes.
-Safe to run twice (a done job is left alone, a job whose worker died starts over); retried
-when the database is briefly unreachable; acknowledged only once done (acks_late, and a
-pool child that dies puts the message back: reject_on_worker_lost), so a killed worker's
-job is run again by the next. When it gives up, the job is marked failed with the reason.
+The job's task takes the job's id; with a worker it starts an attempt (`print_job_start`)
+and replaces itself with `chord(print_share_task × shares, print_merge_task)`, whose merge
+runs under the job's own task id, so the job's record (`core.TaskRun`) follows it to the
+end. Without a worker (the embedded default) it makes every share itself, one after the
+other. Every task is acknowledged only once done (acks_late, and a pool child that dies
+puts its message back: reject_on_worker_lost), so a killed worker's shares are made by the
+next; a share is stored once and only for the attempt running. Database hiccups are
+retried; a share that fails fails the job through the chord's error callback, and the job
+says why.
 
 The worker finds this module through `printing.tasks` (Celery's autodiscovery).
 """
 
 from __future__ import annotations
 
+import datetime
+import logging
+import os
 from typing import Any
 
-from celery import shared_task
+from celery import chord, group, shared_task
 from django.db import InterfaceError, OperationalError
 
-from core.tasks import TrackedTask
+from core.tasks import TrackedTask, task_run_advance, task_run_failed
 from printing import jobs as print_jobs
+
+log = logging.getLogger(__name__)
+
+# Retried, not failed: the database was briefly out of reach.
+TRANSIENT = (OperationalError, InterfaceError)
+RETRIES = {"retry_backoff": True, "retry_backoff_max": 30, "max_retries": 4}
+# A merge that finds a share given out again still being made looks again this often, for
+# up to MERGE_WAITS times (a share takes seconds).
+MERGE_EVERY = 1.0
+MERGE_WAITS = 120
 
 
 class PrintJobTask(TrackedTask):
-    """Keeps the job's own record in step with the task's end."""
+    """Keeps the job's own record in step with its task's end (the job's task, and the
+    merge that replaces it under the same id)."""
 
     def on_failure(
         self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any
@@ -35,21 +54,69 @@ class PrintJobTask(TrackedTask):
     base=PrintJobTask,
     bind=True,
     name="scoring.print_job_task",
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
-    retry_backoff_max=30,
-    max_retries=4,
+    autoretry_for=TRANSIENT,
     acks_late=True,
     reject_on_worker_lost=True,
+    **RETRIES,
 )
 def print_job_task(self: PrintJobTask, job_id: int) -> dict[str, Any]:
-    job = print_jobs.print_job_run(job_id=job_id)
+    if self.request.is_eager:
+        job = print_jobs.print_job_run(job_id=job_id, progress=self.progress)
+        return {"job_id": job.pk, "status": job.status, "pages": job.pages}
+    plan = print_jobs.print_job_start(job_id=job_id)
+    if plan is None:  # done already, or failed and waiting for a retry
+        return {"job_id": job_id, "status": "unchanged"}
+    self.progress(0, plan.tables)
+    shares = group(
+        [
+            print_share_task.si(job_id, plan.attempt, index, self.request.id)
+            for index in range(plan.shares)
+        ]
+    )
+    merge = print_merge_task.si(job_id, plan.attempt).on_error(print_job_failed.s(job_id))
+    raise self.replace(chord(shares, merge))
+
+
+@shared_task(
+    bind=True,
+    name="printing.print_share_task",
+    autoretry_for=TRANSIENT,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    **RETRIES,
+)
+def print_share_task(self: Any, job_id: int, attempt: int, index: int, run_id: str) -> int:
+    """Make one share of the attempt; the job's record moves on by its tables."""
+    made = print_jobs.print_share_make(job_id=job_id, attempt=attempt, index=index)
+    # Which process made which share: what a person reading the worker's log looks for.
+    log.info("print job %s: share %s made by process %s", job_id, index, os.getpid())
+    if made:
+        silence = datetime.timedelta(seconds=self.app.conf.task_time_limit or 15 * 60)
+        task_run_advance(run_id, made, silence=silence)
+    return made
+
+
+@shared_task(
+    base=PrintJobTask,
+    bind=True,
+    name="printing.print_merge_task",
+    autoretry_for=TRANSIENT,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    **RETRIES,
+)
+def print_merge_task(self: PrintJobTask, job_id: int, attempt: int) -> dict[str, Any]:
+    """Merge the shares into the job's file, once every one is stored."""
+    try:
+        job = print_jobs.print_job_merge(job_id=job_id, attempt=attempt)
+    except print_jobs.SharesMissing as missing:
+        raise self.retry(exc=missing, countdown=MERGE_EVERY, max_retries=MERGE_WAITS) from None
     return {"job_id": job.pk, "status": job.status, "pages": job.pages}
 
 
-@shared_task(name="scoring.print_help_task", ignore_result=True)
-def print_help_task(job_id: int, attempt: int) -> int:
-    """Take shares of a running print job's attempt (print_jobs.print_job_help): nothing
-    to do once the job's own task has made them all. Never fails the job: a share it could
-    not make is handed back to the job's task."""
-    return print_jobs.print_job_help(job_id=job_id, attempt=attempt)
+@shared_task(name="printing.print_job_failed")
+def print_job_failed(request: Any, exc: BaseException, traceback: Any, job_id: int) -> None:
+    """The chord's error callback: a share failed, so the job did (its record says why)."""
+    print_jobs.print_job_fail(job_id=job_id, error=exc)
+    if getattr(request, "id", None):
+        task_run_failed(request.id, exc)

@@ -5,9 +5,9 @@ blank, pre-filled score sheets: WeasyPrint renders them ten tables a share, pypd
 shares into one file stored under MEDIA_ROOT (a temporary folder here).
 
 - **One worker**: a real Celery worker on Redis with its default pool (a process per CPU),
-  the job queued as the site queues it and timed until it is done. The job's task shares
-  the tables out with helpers on the pool's other processes. Median of RUNS, with the pages
-  per second.
+  the job queued as the site queues it and timed until it is done. The job's task becomes
+  a chord of its shares, which the pool's processes make side by side, and a merge. Median
+  of RUNS, with the pages per second.
 - **One process**: the same job made by the job's task alone (what a pool of one does, and
   the figure without a worker), for comparison.
 
@@ -109,7 +109,7 @@ def _through_the_worker(job_id: int) -> None:
 def _in_this_process(job_id: int) -> None:
     from printing.jobs import print_job_run
 
-    print_job_run(job_id=job_id, helpers=False)
+    print_job_run(job_id=job_id)
 
 
 def _row(label: str, times: list[float], pages: int, target: str) -> tuple[str, float, str]:

@@ -200,8 +200,10 @@ def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone
     expect(bracket).to_contain_text(f"Champion: {champion}")
     expect(bracket.locator("h3", has_text="Stage 2: the final")).to_have_count(1)
     expect(bracket.locator("li.advances")).to_have_count(3 + 1)
-    rows = bracket.locator("table.ranking tbody tr")
+    # The event's standings below it: every player, the champion first (marked).
+    rows = phone.locator("table.ranking-table tbody tr")
     expect(rows).to_have_count(9)
     expect(rows.first).to_contain_text(champion)
+    expect(rows.first).to_contain_text("champion")
     bracket.scroll_into_view_if_needed()
     shoot(phone, "championship-public")

@@ -48,7 +48,7 @@ def test_the_director_pairs_round_two_and_the_public_sees_the_grid(live_server, 
     expect(grid.locator(".h2h-cell .badge")).to_have_count(4)  # round 2's two matches, both ways
     first_bye = Player.objects.get(pk=first.format["bye"]).name
     expect(grid.get_by_role("rowheader", name=first_bye)).to_contain_text("bye R1")
-    standings = phone.locator("table.h2h-standings")
+    standings = phone.locator("table.ranking-table")
     # Level on wins, table 2's winner scored more: 150 + 20, two deals, game and shutout.
     expect(standings.locator("tbody tr").first.locator("td").first).to_have_text("1")
     expect(standings.locator("tbody tr").first).to_contain_text("520")

@@ -74,9 +74,14 @@ def test_the_director_draws_round_two_without_repeats_and_the_public_sees_the_ro
 
     phone.goto(f"{live_server.url}{event.get_absolute_url()}")
     standings = phone.locator("#series-standings")
-    expect(standings.get_by_role("heading", name="Series standings")).to_be_visible()
+    expect(standings.get_by_role("heading", name="Round by round")).to_be_visible()
     expect(standings).to_contain_text("2 of 5 rounds played or in play.")
     expect(standings).to_contain_text("Ranked by the total of every round's points, lowest first.")
     expect(standings.locator("thead th")).to_have_text(["Place", "Player", "R1", "R2", "Total"])
     expect(standings.locator("tbody tr")).to_have_count(16)
+    # The event's standings, the same order, in the page's one ranking table.
+    ranking = phone.locator("table.ranking-table tbody tr")
+    expect(ranking).to_have_count(16)
+    first = standings.locator("tbody tr").first.locator("td").nth(1).inner_text()
+    expect(ranking.first).to_contain_text(first)
     shoot(phone, "series-public-standings")

@@ -23,7 +23,7 @@ from core.models import TaskRun
 from core.tasks import QUEUE_UNAVAILABLE, START_WITHIN
 from printing import jobs as print_jobs
 from printing.jobs import print_job_request, print_job_run, print_job_state
-from printing.models import PrintJob, PrintJobStatus
+from printing.models import PrintJob, PrintJobStatus, PrintShare
 from printing.pdf import PrintError
 from tests.factories import ClubFactory, MembershipFactory
 from tests.scoring.conftest import seated_event
@@ -83,7 +83,10 @@ def test_a_batch_is_made_inline_and_downloads_as_one_pdf(
     job = PrintJob.objects.get()
     assert response.status_code == 302
     assert response["Location"] == _job_url(job)
-    assert (job.status, job.done, job.total, job.kind) == (Status.DONE, 4, 4, "table_sheets")
+    assert (job.status, job.kind) == (Status.DONE, "table_sheets")
+    # Its progress is its task's record, as every job's.
+    run = TaskRun.objects.get(task_id=job.task_id)
+    assert (run.state, run.done, run.total) == (TaskRun.State.SUCCEEDED, 4, 4)
     assert job.params == {"stage": 1, "language": "en", "paper": "A4"}
     event.refresh_from_db()
     assert job.source_changed_at == event_results_version(event)
@@ -200,12 +203,12 @@ def test_a_job_whose_worker_died_starts_over_and_finishes(night, director, media
         kind="table_sheets",
         params={"stage": 1, "language": "en", "paper": "A4"},
         status=Status.RUNNING,
-        done=2,
-        total=4,
         attempts=1,
     )
+    PrintShare.objects.create(job=job, attempt=1, index=0, tables=[], content=b"%PDF-")
     job = print_job_run(job_id=job.pk)
-    assert (job.status, job.done, job.attempts) == (Status.DONE, 4, 2)
+    assert (job.status, job.attempts) == (Status.DONE, 2)
+    assert not PrintShare.objects.exists()  # the dead attempt's share went with it
     assert len(PdfReader(job.file.path).pages) == job.pages >= 4
 
 
@@ -309,13 +312,16 @@ def test_a_lost_job_counts_as_stopped_and_can_be_retried(
 def test_the_progress_page_polls_while_working(client, night, director):
     event, _tables = night
     client.force_login(director)
+    run = TaskRun.objects.create(
+        task_id="run-10", name="scoring.print_job_task", lost_after=timezone.now() + datetime.timedelta(minutes=5),
+        state=TaskRun.State.RUNNING, started_at=timezone.now(), done=10, total=60,
+    )  # fmt: skip
     job = PrintJob.objects.create(
         event=event,
         kind="table_sheets",
         params={"stage": 1, "language": "en", "paper": "A4"},
         status=Status.RUNNING,
-        done=10,
-        total=60,
+        task_id=run.task_id,
     )
     html = client.get(_job_url(job)).content.decode()
     assert 'hx-trigger="every 1s"' in html
@@ -329,7 +335,7 @@ def test_the_progress_page_reads_little(client, night, director, django_assert_m
     event, _tables = night
     client.force_login(director)
     job = PrintJob.objects.create(
-        event=event, kind="table_sheets", params={"stage": 1}, status=Status.RUNNING, total=4
+        event=event, kind="table_sheets", params={"stage": 1}, status=Status.RUNNING
     )
     with django_assert_max_num_queries(10):
         client.get(_job_url(job), HTTP_HX_REQUEST="true")
@@ -417,7 +423,8 @@ def test_without_a_worker_the_batch_is_made_during_the_request(transactional_db,
     client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
     response = client.post(_start_url(event), {"kind": "table_sheets", "stage": 1}, follow=True)
     job = PrintJob.objects.get()
-    assert (job.status, job.attempts, job.done, job.total) == (Status.DONE, 1, 2, 2)
+    assert (job.status, job.attempts) == (Status.DONE, 1)
+    assert TaskRun.objects.get(task_id=job.task_id).done == 2
     assert "Download the PDF" in response.content.decode()
     assert len(_pdf(client.get(_job_url(job, "print_job_download"))).pages) == job.pages >= 2
 

@@ -1,27 +1,24 @@
-"""A print job shared out between processes, inline: the shares (PrintChunk) a job's attempt
-is split into, who may claim one, taking over a dead or silent claimer's share, a helper's
-failure handed back, an attempt started over, and the merge in table order.
+"""A print job shared out, inline: the shares (PrintShare) an attempt is split into, each
+stored once and only for the attempt running, the merge that waits for every share and
+keeps the table order, and the chord the job's task becomes on a worker.
 
-The same with a real worker of two pool processes, and one of them killed, is in
-test_print_worker.py.
+The same through a real worker (60 tables, a killed child, a killed worker, two processes)
+is in test_print_worker.py and test_print_worker_pair.py.
 """
 
 from __future__ import annotations
 
-import datetime
-import socket
-import subprocess
-import sys
-
 import pytest
+from celery.canvas import _chord
+from celery.exceptions import Ignore
 from django.urls import reverse
-from django.utils import timezone
 from pypdf import PdfReader
 
+from core.models import TaskRun
 from printing import jobs as print_jobs
 from printing import tasks as print_tasks
-from printing.jobs import print_job_help, print_job_run
-from printing.models import PrintChunk, PrintJob, PrintJobStatus
+from printing.jobs import print_job_merge, print_job_run, print_job_start, print_share_make
+from printing.models import PrintJob, PrintJobStatus, PrintShare
 from printing.pdf import PrintError
 from tests.printing.test_print_jobs import media  # noqa: F401  (autouse: files in a temporary folder)
 from tests.scoring.conftest import seated_event
@@ -35,178 +32,136 @@ def one_table_shares(monkeypatch):
 
 
 @pytest.fixture
-def running(db, one_table_shares):
-    """A Rutupeli night of 14 players (4 tables), its job running its first attempt, split
-    into one share per table."""
+def started(db, one_table_shares):
+    """A Rutupeli night of 14 players (4 tables), its job's first attempt started: one share
+    per table."""
     event, tables = seated_event(variant_id="rutupeli", players=14)
     job = PrintJob.objects.create(
-        event=event,
-        kind="table_sheets",
-        params={"stage": 1, "language": "en", "paper": "A4"},
-        status=Status.RUNNING,
-        attempts=1,
-        total=len(tables),
+        event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
     )
-    assert print_jobs._split(job, tables) == 4
+    plan = print_job_start(job_id=job.pk)
+    assert (plan.attempt, plan.shares, plan.tables) == (1, 4, 4)
     return job, tables
 
 
-def _dead_pid() -> int:
-    """A process id on this machine that no process has any more."""
-    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                          capture_output=True, text=True, check=True)  # fmt: skip
-    return int(done.stdout)
-
-
-def _claim(job: PrintJob, index: int, by: str, ago: datetime.timedelta) -> None:
-    PrintChunk.objects.filter(job=job, index=index).update(
-        claimed_by=by, claimed_at=timezone.now() - ago
-    )
-
-
 def _made() -> list[int]:
-    return list(PrintChunk.objects.filter(content__isnull=False).values_list("index", flat=True))
+    return list(PrintShare.objects.filter(content__isnull=False).values_list("index", flat=True))
 
 
-def test_a_helper_takes_every_share_nobody_is_making(running):
-    job, _tables = running
-    here = socket.gethostname()
-    minute = datetime.timedelta(minutes=1)
-    _claim(job, 0, f"{here}:{_dead_pid()}", minute)  # its process died: taken over at once
-    _claim(job, 1, "elsewhere:123", minute)  # another machine's, recent: left to it
-    _claim(job, 2, "elsewhere:456", print_jobs.CLAIM_TIMEOUT + minute)  # gone silent
-    assert print_job_help(job_id=job.pk, attempt=1) == 3
-    assert _made() == [0, 2, 3]
-    job.refresh_from_db()
-    # The progress counts the tables of the shares made, each once.
-    assert job.done == 3
-    assert set(PrintChunk.objects.exclude(index=1).values_list("claimed_by", flat=True)) == {
-        f"{here}:{print_jobs.os.getpid()}"
-    }
+def test_a_share_is_stored_once_whoever_makes_it(started):
+    job, _tables = started
+    assert print_share_make(job_id=job.pk, attempt=1, index=2) == 1
+    # Given out again (its process died after storing it): nothing more, no progress twice.
+    assert print_share_make(job_id=job.pk, attempt=1, index=2) == 0
+    assert _made() == [2]
 
 
-def test_a_share_claimed_by_a_live_process_here_is_left_to_it(running):
-    job, _tables = running
-    me = f"{socket.gethostname()}:{print_jobs.os.getpid()}"
-    _claim(job, 0, me, datetime.timedelta(seconds=1))
-    print_job_help(job_id=job.pk, attempt=1)
-    assert _made() == [1, 2, 3]
-
-
-def test_a_helper_of_an_attempt_started_over_does_nothing(running):
-    job, _tables = running
+def test_a_share_of_an_attempt_started_over_or_a_job_ended_is_not_made(started):
+    job, _tables = started
     PrintJob.objects.filter(pk=job.pk).update(attempts=2)
-    assert print_job_help(job_id=job.pk, attempt=1) == 0
+    assert print_share_make(job_id=job.pk, attempt=1, index=0) == 0
     PrintJob.objects.filter(pk=job.pk).update(attempts=1, status=Status.FAILED)
-    assert print_job_help(job_id=job.pk, attempt=1) == 0
+    assert print_share_make(job_id=job.pk, attempt=1, index=0) == 0
     assert _made() == []
 
 
-def test_a_share_a_helper_cannot_make_is_handed_back(running, monkeypatch):
-    job, _tables = running
+def test_the_merge_waits_for_every_share_then_keeps_the_table_order(started):
+    job, _tables = started
+    for index in (3, 1, 0):
+        print_share_make(job_id=job.pk, attempt=1, index=index)
+    with pytest.raises(print_jobs.SharesMissing):
+        print_job_merge(job_id=job.pk, attempt=1)
+    print_share_make(job_id=job.pk, attempt=1, index=2)
+    job = print_job_merge(job_id=job.pk, attempt=1)
+    assert (job.status, job.pages) == (Status.DONE, 4)
+    pages = [page.extract_text() for page in PdfReader(job.file.path).pages]
+    firsts = [next(i for i, text in enumerate(pages) if f"Table {n}" in text) for n in (1, 2, 3, 4)]
+    assert firsts == sorted(firsts), firsts
+    assert not PrintShare.objects.exists()  # merged into the file, then let go
+    # A merge run again (its message came back) leaves the file as it is.
+    assert print_job_merge(job_id=job.pk, attempt=1).file.name == job.file.name
+
+
+def test_a_merge_of_an_attempt_overtaken_leaves_the_job_to_the_later_one(started):
+    job, _tables = started
+    for index in range(4):
+        print_share_make(job_id=job.pk, attempt=1, index=index)
+    # The message of the job's task came back: a second attempt started over.
+    assert print_job_start(job_id=job.pk).attempt == 2
+    job = print_job_merge(job_id=job.pk, attempt=1)
+    assert (job.status, job.file.name) == (Status.RUNNING, "")
+    assert set(PrintShare.objects.values_list("attempt", flat=True)) == {2}
+
+
+def test_inline_the_job_makes_every_share_and_reports_its_progress(db, one_table_shares):
+    event, _tables = seated_event(variant_id="rutupeli", players=14)
+    job = PrintJob.objects.create(
+        event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
+    )
+    heard: list[tuple[int, int]] = []
+    job = print_job_run(job_id=job.pk, progress=lambda done, total: heard.append((done, total)))
+    assert job.status == Status.DONE and heard == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert print_job_run(job_id=job.pk).file.name == job.file.name  # a second run: nothing
+
+
+def test_a_share_that_cannot_be_made_fails_the_job_saying_why(started, monkeypatch):
+    job, _tables = started
 
     def broken(**kwargs):
         raise PrintError("print/table_sheet.html: the template broke")
 
     monkeypatch.setattr(print_jobs, "table_sheets_pdf", broken)
-    assert print_job_help(job_id=job.pk, attempt=1) == 0
-    # Nobody holds it: the job's own task makes it, or fails the job saying why.
-    share = PrintChunk.objects.get(index=0)
-    assert (share.claimed_by, share.claimed_at, share.content) == ("", None, None)
-    job.refresh_from_db()
-    assert (job.status, job.done) == (Status.RUNNING, 0)
-
-
-def test_the_job_merges_shares_others_made_in_table_order(db, one_table_shares, monkeypatch):
-    event, _tables = seated_event(variant_id="rutupeli", players=14)
-    job = PrintJob.objects.create(
-        event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
+    with pytest.raises(PrintError) as error:
+        print_share_make(job_id=job.pk, attempt=1, index=0)
+    run = TaskRun.objects.create(
+        task_id="run-1", name="scoring.print_job_task", lost_after=job.created_at
     )
-    helped = []
-
-    def helper_makes_half(job: PrintJob, count: int) -> None:
-        # Another process takes the last two shares before the job's task looks.
-        helped.append(count)
-        for share in PrintChunk.objects.filter(job=job, index__gte=2):
-            print_jobs._make(job, share)
-
-    monkeypatch.setattr(print_jobs, "_call_helpers", helper_makes_half)
-    job = print_job_run(job_id=job.pk)
-    assert helped == [3]
-    assert (job.status, job.done, job.total) == (Status.DONE, 4, 4)
-    pages = [page.extract_text() for page in PdfReader(job.file.path).pages]
-    firsts = [next(i for i, text in enumerate(pages) if f"Table {n}" in text) for n in (1, 2, 3, 4)]
-    assert firsts == sorted(firsts), firsts
-    assert not PrintChunk.objects.exists()  # merged into the file, then let go
+    request = type("Request", (), {"id": run.task_id})()
+    print_tasks.print_job_failed(request, error.value, None, job.pk)
+    job.refresh_from_db()
+    run.refresh_from_db()
+    assert (job.status, job.error) == (Status.FAILED, "print_failed")
+    assert run.state == TaskRun.State.FAILED
 
 
-def test_a_run_overtaken_by_a_later_run_of_the_job_leaves_the_file_to_it(
+def test_on_a_worker_the_job_s_task_becomes_a_chord_of_its_shares_and_a_merge(
     db, one_table_shares, monkeypatch
 ):
     event, _tables = seated_event(variant_id="rutupeli", players=14)
     job = PrintJob.objects.create(
         event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
     )
+    replaced = []
 
-    def later_run_starts(job: PrintJob, count: int) -> None:
-        # The message was delivered twice: the second run starts over with its own shares.
-        PrintJob.objects.filter(pk=job.pk).update(attempts=2)
-        tables = list(event.stages.get().tables.order_by("number"))
-        print_jobs._split(PrintJob.objects.get(pk=job.pk), tables)
+    def replace(sig):
+        replaced.append(sig)
+        raise Ignore("replaced")
 
-    monkeypatch.setattr(print_jobs, "_call_helpers", later_run_starts)
-    job = print_job_run(job_id=job.pk)
-    assert (job.status, job.file.name) == (Status.RUNNING, "")
-    assert set(PrintChunk.objects.values_list("attempt", flat=True)) == {2}
-
-
-def test_with_a_worker_helpers_are_asked_and_a_queue_down_leaves_the_job_to_itself(
-    running, monkeypatch
-):
-    job, _tables = running
-    sent = []
-    conf = print_tasks.print_help_task.app.conf
-    monkeypatch.setattr(
-        print_tasks.print_help_task, "apply_async", lambda args: sent.append(tuple(args))
-    )
-    conf.task_always_eager = False  # as on a worker (the autouse fixture sets it back)
+    task = print_tasks.print_job_task._get_current_object()
+    monkeypatch.setattr(task, "replace", replace)
+    task.push_request(id="run-2", is_eager=False, retries=0)
     try:
-        print_jobs._call_helpers(job, 3)
-        assert sent == [(job.pk, 1)] * 3
-        print_jobs._call_helpers(job, 10)
-        assert len(sent) == 3 + print_jobs.HELPERS
-
-        def down(args):
-            raise ConnectionRefusedError("redis is down")
-
-        monkeypatch.setattr(print_tasks.print_help_task, "apply_async", down)
-        print_jobs._call_helpers(job, 3)  # logged, not raised
+        with pytest.raises(Ignore):
+            task.run(job.pk)
     finally:
-        conf.task_always_eager = True
-    monkeypatch.setattr(print_tasks.print_help_task, "apply_async", lambda args: 1 / 0)
-    print_jobs._call_helpers(job, 3)  # inline: nobody asked
+        task.pop_request()
+    (sig,) = replaced
+    assert isinstance(sig, _chord)
+    header = list(sig.tasks)
+    assert [s.task for s in header] == ["printing.print_share_task"] * 4
+    assert [tuple(s.args) for s in header] == [(job.pk, 1, index, "run-2") for index in range(4)]
+    assert (sig.body.task, tuple(sig.body.args)) == ("printing.print_merge_task", (job.pk, 1))
+    (errback,) = sig.body.options["link_error"]
+    assert errback["task"] == "printing.print_job_failed" and tuple(errback["args"]) == (job.pk,)
 
 
-def test_the_admin_shows_a_running_job_s_shares(running, client, django_user_model):
-    job, _tables = running
-    _claim(job, 1, "elsewhere:123", datetime.timedelta(seconds=5))
-    PrintChunk.objects.filter(job=job, index=0).update(content=b"%PDF-")
+def test_the_admin_shows_a_running_job_s_shares(started, client, django_user_model):
+    job, _tables = started
+    PrintShare.objects.filter(job=job, index=0).update(content=b"%PDF-")
     admin = django_user_model.objects.create_superuser("root", "root@example.org", "pw")
     client.force_login(admin)
     page = client.get(reverse("admin:printing_printjob_change", args=[job.pk]))
     assert page.status_code == 200
     html = page.content.decode()
-    assert "print job parts" in html.lower() and "elsewhere:123" in html
+    assert "print job shares" in html.lower()
     assert html.count('alt="True"') == 1  # one share made
-
-
-def test_the_admin_lists_every_job_s_shares(running, client, django_user_model):
-    job, _tables = running
-    _claim(job, 2, "elsewhere:789", datetime.timedelta(seconds=5))
-    admin = django_user_model.objects.create_superuser("root", "root@example.org", "pw")
-    client.force_login(admin)
-    listing = client.get(reverse("admin:printing_printchunk_changelist"))
-    assert listing.status_code == 200 and "elsewhere:789" in listing.content.decode()
-    share = PrintChunk.objects.get(index=2)
-    page = client.get(reverse("admin:printing_printchunk_change", args=[share.pk]))
-    assert page.status_code == 200 and "elsewhere:789" in page.content.decode()

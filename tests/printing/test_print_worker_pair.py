@@ -1,6 +1,6 @@
 """A print job on one real worker with two pool processes (Redis, the PostgreSQL test
-database): the job's task and a helper share the 60 tables, and a helper killed in the
-middle of its share leaves it to be taken over, without the job starting over.
+database): the chord's share tasks go to both processes, and a process killed in the
+middle of a share has it made again, without the job starting over.
 
 `make test` runs these in its PostgreSQL pass with REDIS_URL set.
 """
@@ -8,6 +8,7 @@ middle of its share leaves it to be taken over, without the job starting over.
 from __future__ import annotations
 
 import os
+import re
 import signal
 from collections.abc import Iterator
 
@@ -15,12 +16,13 @@ import pytest
 from pypdf import PdfReader
 
 from clubsite.celery import app
-from printing.models import PrintChunk, PrintJob
+from printing.models import PrintJob, PrintShare
 from tests.printing.test_print_worker import (
     TABLES,
     Worker,
     job_url,
     nothing_half_made,
+    progress,
     serving,
     sixty_tables,
     start_job,
@@ -42,8 +44,15 @@ def night(transactional_db, pair_worker, settings):
     return sixty_tables(pair_worker, settings)
 
 
-def _helper_log(worker: Worker) -> str:
+def _worker_log(worker: Worker) -> str:
     return "\n".join(path.read_text() for path in worker.logs.glob("*.log"))
+
+
+def _share_makers(worker: Worker, job: PrintJob) -> set[str]:
+    """The pool processes that made the job's shares (each share task logs its pid)."""
+    return set(
+        re.findall(rf"print job {job.pk}: share \d+ made by process (\d+)", _worker_log(worker))
+    )
 
 
 def _in_table_order(reader: PdfReader) -> None:
@@ -62,40 +71,37 @@ def test_two_processes_share_the_sixty_tables(night, client, pair_worker):
     client.force_login(director)
     job = start_job(client, event)
     wait_done(job, what="the job never finished")
-    assert (job.done, job.total, job.attempts) == (TABLES, TABLES, 1)
-    # The helper on the other pool process made some of the shares.
-    assert f"print job {job.pk}: a helper made part" in _helper_log(pair_worker)
+    assert (job.attempts, progress(job)) == (1, (TABLES, TABLES))
+    # Both pool processes made some of the shares: the chord's tasks went to either.
+    assert len(_share_makers(pair_worker, job)) == 2
     _in_table_order(whole_pdf(client, job))
-    assert not PrintChunk.objects.filter(job=job).exists()
+    assert not PrintShare.objects.filter(job=job).exists()
     nothing_half_made(pair_worker.media)
 
 
-def _helper_pid(job: PrintJob) -> int | None:
-    """The pool process running a helper of `job` while its share is not made yet."""
+def _share_pid(job: PrintJob) -> int | None:
+    """A pool process making one of `job`'s shares while others are still to be made."""
     active = app.control.inspect(timeout=1).active() or {}
     for tasks in active.values():
         for task in tasks:
-            if task["name"] == "scoring.print_help_task" and task["args"][0] == job.pk:
-                mine = f":{task['worker_pid']}"
-                if PrintChunk.objects.filter(
-                    job=job, content__isnull=True, claimed_by__endswith=mine
-                ).exists():
-                    return int(task["worker_pid"])
+            mine = task["name"] == "printing.print_share_task" and task["args"][0] == job.pk
+            if mine and PrintShare.objects.filter(job=job, content__isnull=True).count() > 1:
+                return int(task["worker_pid"])
     return None
 
 
-def test_a_killed_helper_s_share_is_taken_over_and_the_job_goes_on(night, client, pair_worker):
+def test_a_killed_process_s_share_is_made_again_and_the_job_goes_on(night, client, pair_worker):
     event, director = night
     client.force_login(director)
     job = start_job(client, event)
-    pid = wait_for(lambda: _helper_pid(job), timeout=60, what="no helper ever took a share")
+    pid = wait_for(lambda: _share_pid(job), timeout=60, what="no process ever took a share")
     os.kill(pid, signal.SIGKILL)  # as the kernel's OOM killer would
     # The worker saw its pool process die (and started another).
-    wait_for(lambda: f"pid:{pid} exited with 'signal 9" in _helper_log(pair_worker),
+    wait_for(lambda: f"pid:{pid} exited with 'signal 9" in _worker_log(pair_worker),
              timeout=20, what="the worker never noticed the kill")  # fmt: skip
-    wait_done(job, what="the job never finished after the helper was killed")
-    # The job's own task never stopped: it is still its first attempt.
-    assert (job.done, job.total, job.attempts) == (TABLES, TABLES, 1)
+    wait_done(job, what="the job never finished after the process was killed")
+    # The job never started over: its first attempt, every table counted once.
+    assert (job.attempts, progress(job)) == (1, (TABLES, TABLES))
     page = client.get(job_url(job)).content.decode()
     assert "Download the PDF" in page and "failed" not in page
     _in_table_order(whole_pdf(client, job))
