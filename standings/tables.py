@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from core.places import place_text
 from core.tables import NUMBER, BaseTable, export_name, export_response, paginate_polled
 from standings.selectors import RankingRow
-from standings.standings import BY_MATCH_WINS, OPTIONAL_COLUMNS, Standings
+from standings.standings import BY_MATCH_WINS, BY_STAGE_REACHED, OPTIONAL_COLUMNS, Standings
 from tournaments.tiebreaks import TOTAL, tie_break_label, tie_break_short_label
 
 # The columns only some formats' standings fill.
@@ -97,6 +97,8 @@ class RankingTable(BaseTable):
         self.export_excluded = [name for name in FORMAT_COLUMNS if name not in shown]
         if standings is not None and standings.ranked_by == BY_MATCH_WINS:
             self.export_excluded += ["table", "deals"]  # a match has neither
+        if standings is not None and standings.ranked_by == BY_STAGE_REACHED:
+            self.export_excluded.append("deals")  # the last table's, which places nobody
         if not any(row.average is not None for row in data):
             self.export_excluded.append("average")
         for name in self.export_excluded:

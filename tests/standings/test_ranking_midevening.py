@@ -52,7 +52,7 @@ def test_a_table_fewer_deals_in_does_not_rank_above_on_its_lower_total(client):
     assert averages == sorted(averages)
 
     html = client.get(event.get_absolute_url()).content.decode()
-    assert ">Ranked by points per deal while the tables are at different deals.</caption>" in html
+    assert ">Ranked by points per deal while the tables are at different deals.</span></caption>" in html
     rows = ranking_rows(html)
     header = html.split("<h2>Ranking</h2>", 1)[1].split("</thead>", 1)[0]
     assert "Per deal" in header and "Total" in header
@@ -78,7 +78,7 @@ def test_tables_at_the_same_deal_rank_by_total_and_equal_players_share_a_place(c
     assert places == ["=1", "=1", "=3", "=3", "=3", "=3", "=7", "=7"]
     assert "Per deal" not in html.split("<h2>Ranking</h2>", 1)[1].split("</thead>", 1)[0]
     assert "by points per deal" not in html
-    assert ">Ranked by total points.</caption>" in html
+    assert ">Ranked by total points.</span></caption>" in html
 
 
 def test_a_place_nobody_shares_has_no_mark(client):

@@ -102,7 +102,7 @@ def test_after_the_same_deals_both_have_0_after_one_deal_and_share_first_place(
 
     html = client.get(event.get_absolute_url()).content.decode()
     section = ranking_section(html)
-    caption = re.search(r"<caption[^>]*>(.*?)</caption>", section, re.S).group(1)
+    caption = re.search(r"<caption[^>]*><span[^>]*>(.*?)</span></caption>", section, re.S).group(1)
     assert caption == "Ranked by points after 1 deal, the fewest any table has played."
     header = section.split("</thead>", 1)[0]
     assert "After 1 deal" in header and "Total" in header and "Per deal" not in header
@@ -172,7 +172,7 @@ def test_tables_at_the_same_deal_rank_by_plain_totals_in_either_mode(mode, clien
     assert not any(row.by_average or row.after_deals is not None for row in ranking)
     assert [row.total for row in ranking] == sorted(row.total for row in ranking)
     section = ranking_section(client.get(event.get_absolute_url()).content.decode())
-    assert ">Ranked by total points.</caption>" in section
+    assert ">Ranked by total points.</span></caption>" in section
     assert "Per deal" not in section and "After " not in section
 
 
@@ -180,7 +180,7 @@ def test_the_average_caption_says_so(one_deal_against_three, client):
     event, _one, _two = one_deal_against_three
     section = ranking_section(client.get(event.get_absolute_url()).content.decode())
     assert (
-        ">Ranked by points per deal while the tables are at different deals.</caption>" in section
+        ">Ranked by points per deal while the tables are at different deals.</span></caption>" in section
     )
     assert "Per deal" in section.split("</thead>", 1)[0]
 
