@@ -52,7 +52,10 @@ def test_a_table_fewer_deals_in_does_not_rank_above_on_its_lower_total(client):
     assert averages == sorted(averages)
 
     html = client.get(event.get_absolute_url()).content.decode()
-    assert ">Ranked by points per deal while the tables are at different deals.</span></caption>" in html
+    assert (
+        ">Ranked by points per deal while the tables are at different deals.</span></caption>"
+        in html
+    )
     rows = ranking_rows(html)
     header = html.split("<h2>Ranking</h2>", 1)[1].split("</thead>", 1)[0]
     assert "Per deal" in header and "Total" in header

@@ -180,7 +180,8 @@ def test_the_average_caption_says_so(one_deal_against_three, client):
     event, _one, _two = one_deal_against_three
     section = ranking_section(client.get(event.get_absolute_url()).content.decode())
     assert (
-        ">Ranked by points per deal while the tables are at different deals.</span></caption>" in section
+        ">Ranked by points per deal while the tables are at different deals.</span></caption>"
+        in section
     )
     assert "Per deal" in section.split("</thead>", 1)[0]
 
