@@ -16,7 +16,7 @@ from formats.finish import event_finish, event_finish_refusal
 from rules import RuleViolation, describe_options
 from scoring.confirmation import locked_pins
 from scoring.selectors import event_sheets, flagged_confirmations
-from tournaments.forms import GuestForm, LateSeatingForm, PlayerPickerForm
+from tournaments.forms import EventSeasonForm, GuestForm, LateSeatingForm, PlayerPickerForm
 from tournaments.permissions import event_for, manage_page
 from tournaments.selectors import (
     event_draw_state,
@@ -47,6 +47,7 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
         "finish_refusal": event_finish_refusal(event=event),
         "flagged": flagged_confirmations(event=event),
         "locked_pins": locked_pins(event=event),
+        "season_form": EventSeasonForm(event=event),
         **event_draw_state(event=event),
     }
     return render(request, "tournaments/event_manage.html", context)

@@ -3,6 +3,7 @@ commit. So does an event of the season edited or deleted (its name and date are 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models.signals import post_delete, post_save
@@ -19,10 +20,17 @@ ALWAYS = frozenset({"event_finished", "publication"})
 
 
 @receiver(results_changed, dispatch_uid="leagues.receivers.season_stale")
-def season_stale(sender: Any, *, event_id: int, reason: str, **kwargs: Any) -> None:
+def season_stale(
+    sender: Any, *, event_id: int, reason: str, seasons: Sequence[int] = (), **kwargs: Any
+) -> None:
     """Only an event of a season that is in play or finished feeds its table (a published
     one, or one just published or taken back private): an event of no season, a private
-    one, or one still taking registrations changes no table and costs no write."""
+    one, or one still taking registrations changes no table and costs no write. An event
+    moved between seasons (`seasons`) changes both tables."""
+    for season_id in seasons:
+        _mark(season_id)
+    if seasons:
+        return
     event = Event.objects.filter(pk=event_id).values("season_id", "status", "published_at").first()
     if event is None or event["season_id"] is None or event["status"] not in COUNTED_STATUSES:
         return

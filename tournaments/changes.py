@@ -18,6 +18,7 @@ print job or a stored league table that it is out of date.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import DateTimeField, F, Max, OuterRef, QuerySet, Subquery
@@ -41,12 +42,18 @@ REASONS = frozenset(
         "event_finished",
         "publication",
         "settings",
+        "season",
     }
 )
 
 
 def results_change(
-    *, event_id: int, reason: str, table_id: int | None = None, **table_fields: Any
+    *,
+    event_id: int,
+    reason: str,
+    table_id: int | None = None,
+    seasons: Sequence[int] = (),
+    **table_fields: Any,
 ) -> None:
     """Record that `event_id`'s results changed now (at table `table_id` only, when given:
     the caller holds that table's lock), and tell the receivers.
@@ -54,7 +61,8 @@ def results_change(
     `table_fields` are written to the table's row in the same UPDATE: on PostgreSQL a
     second update of a row in one transaction checks its foreign keys again (the stage's
     row then needs a share lock, which a redraw holding the stage would make a deadlock of),
-    so a save writes its table's row once.
+    so a save writes its table's row once. `seasons`: the seasons whose league tables the
+    change reaches besides the event's own (one it just left).
     """
     if reason not in REASONS:
         raise ValueError(f"not a reason for a results change: {reason!r}")
@@ -62,7 +70,9 @@ def results_change(
         Table.objects.filter(pk=table_id).update(results_changed_at=timezone.now(), **table_fields)
     else:
         Event.objects.filter(pk=event_id).update(results_changed_at=timezone.now())
-    results_changed.send(sender=Event, event_id=event_id, table_id=table_id, reason=reason)
+    results_changed.send(
+        sender=Event, event_id=event_id, table_id=table_id, reason=reason, seasons=seasons
+    )
 
 
 def with_results_version(events: QuerySet[Event]) -> QuerySet[Event]:

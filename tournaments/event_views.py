@@ -47,7 +47,7 @@ from tournaments.services import (
 def event_new(request: HttpRequest, slug: str) -> HttpResponse:
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
     # The game first (?game=…), then the event with that game's house rules.
-    form = EventForm(request.POST or None, game=request.GET.get("game"))
+    form = EventForm(request.POST or None, game=request.GET.get("game"), club=club)
     if request.method == "POST" and form.is_valid():
         try:
             event = event_create(club=club, **form.event_fields())

@@ -17,6 +17,7 @@ from tournaments.models import (
     Event,
     Player,
     RegistrationStatus,
+    Season,
     Seat,
 )
 from tournaments.selectors import LateArrivals, registerable_players
@@ -94,6 +95,15 @@ class EventForm(forms.Form):
         required=False,
         help_text=_(
             "Each player gets a short PIN on the seating list; confirming a deal asks for it."
+        ),
+    )
+
+    season = forms.ModelChoiceField(
+        label=_("Season"),
+        queryset=Season.objects.none(),
+        required=False,
+        help_text=_(
+            "Its results count in the season's league table. Closed seasons are not offered."
         ),
     )
 
@@ -176,11 +186,18 @@ class EventForm(forms.Form):
     # Not a house rule: the event has its own name.
     NOT_SETTABLE = ("name",)
 
-    def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, game: str | None = None, club: Club | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         posted = self.data.get("variant_id") if self.is_bound else None
         self.game = chosen_game(posted or game)
         self.spec = game_spec(self.game)
+        season = self.fields["season"]
+        assert isinstance(season, forms.ModelChoiceField)
+        season.queryset = open_seasons(club)
+        if not season.queryset.exists():
+            del self.fields["season"]  # a club with no open season has nothing to choose
         self.fields["variant_id"].initial = self.game
         self.fields["rules_for"].initial = self.game
         sizes = self.spec.table_sizes(get_variant(self.game))
@@ -271,8 +288,11 @@ class EventForm(forms.Form):
 
     @property
     def event_field_list(self) -> list[forms.BoundField]:
-        own = ("name", "date", "venue", "preferred_table_size", "confirm_needs_pin", "published")
-        return [self[name] for name in own]
+        own = (
+            "name", "date", "venue", "season", "preferred_table_size", "confirm_needs_pin",
+            "published",
+        )  # fmt: skip
+        return [self[name] for name in own if name in self.fields]
 
     def _option_value(self, name: str, value: object) -> object:
         """What the person chose for option ``name``: a box the page did not show, or a
@@ -471,3 +491,42 @@ class LateSeatingForm(forms.Form):
                 new_tables.setdefault(choice, []).append(registration.player_id)
         ordered = sorted(new_tables.items(), key=lambda item: int(item[0][1:]))
         return {"joins": joins, "new_tables": [group for _key, group in ordered]}
+
+
+def open_seasons(club: Club | None) -> Any:
+    """The seasons an event of `club` may be put in: its own, not closed, newest first."""
+    if club is None:
+        return Season.objects.none()
+    return Season.objects.filter(club=club, closed_at__isnull=True).order_by("-starts_on", "name")
+
+
+class SeasonForm(forms.ModelForm):
+    """A season's name and dates (a director's new season, or its edit)."""
+
+    class Meta:
+        model = Season
+        fields = ("name", "starts_on", "ends_on")
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}),
+            "ends_on": forms.DateInput(attrs={"type": "date"}),
+        }
+
+
+class EventSeasonForm(forms.Form):
+    """Which season the event counts in (its settings on the manage page)."""
+
+    season = forms.ModelChoiceField(
+        label=_("Season"),
+        queryset=Season.objects.none(),
+        required=False,
+        empty_label=_("No season"),
+    )
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, initial={"season": event.season_id}, **kwargs)
+        seasons = open_seasons(event.club)
+        if event.season_id is not None:
+            seasons = seasons | Season.objects.filter(pk=event.season_id)  # even if closed
+        field = self.fields["season"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = seasons.order_by("-starts_on", "name")

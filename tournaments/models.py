@@ -184,6 +184,8 @@ class Season(models.Model):
     league_stale_since = models.DateTimeField(
         _("league table out of date since"), null=True, blank=True
     )
+    # A closed season takes no more events (its table still counts those it has).
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
 
     class Meta:
         ordering = ["club", "-starts_on"]
@@ -192,6 +194,10 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} · {self.name}"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
 
 
 class SeasonSchemeChange(models.Model):

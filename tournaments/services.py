@@ -88,6 +88,8 @@ def event_create(
     format with the options chosen for it (the form has checked them). It stays private
     until `event_publish` unless `published`."""
     variant = get_variant(variant_id, **(options or {}))
+    if refusal := season_refusal(season=season, club=club):
+        raise refusal
     return Event.objects.create(
         published_at=timezone.now() if published else None,
         format=EventFormat(format),
@@ -568,3 +570,64 @@ def stage_tables_create(*, stage: Stage, groups: Sequence[Sequence[int]]) -> lis
     group a table in seat order): the tables a draw makes, each with its own entry key and
     PINs. The caller holds the event's lock and has cleared any earlier tables."""
     return _tables_create(stage, groups)
+
+
+# -- seasons --------------------------------------------------------------------------------------
+
+
+def season_refusal(*, season: Season | None, club: Club) -> RuleViolation | None:
+    """Why an event of `club` may not be put in `season`, or None (no season is always
+    fine): the one rule for the forms, the services and the pages that offer seasons."""
+    if season is None:
+        return None
+    if season.club_id != club.pk:
+        return RuleViolation(
+            _("That season is another club's."), code="season_other_club", field="season"
+        )
+    if season.is_closed:
+        return RuleViolation(
+            _("The season %(name)s is closed: it takes no more events."),
+            code="season_closed",
+            field="season",
+            name=season.name,
+        )
+    return None
+
+
+def season_save(
+    *, club: Club, name: str, starts_on: datetime.date, ends_on: datetime.date,
+    season: Season | None = None,
+) -> Season:  # fmt: skip
+    """Create a season of `club`, or change `season`'s name and dates. Refused when it ends
+    before it starts."""
+    if ends_on < starts_on:
+        raise RuleViolation(
+            _("A season cannot end before it starts."), code="season_dates", field="ends_on"
+        )
+    if season is None:
+        return Season.objects.create(club=club, name=name, starts_on=starts_on, ends_on=ends_on)
+    season.name, season.starts_on, season.ends_on = name, starts_on, ends_on
+    season.save(update_fields=["name", "starts_on", "ends_on"])
+    return season
+
+
+def season_close(*, season: Season, closed: bool) -> Season:
+    """Close the season (it takes no more events; its table keeps counting those it has),
+    or open it again."""
+    season.closed_at = (season.closed_at or timezone.now()) if closed else None
+    season.save(update_fields=["closed_at"])
+    return season
+
+
+def event_season_set(*, event: Event, season: Season | None) -> Event:
+    """Put the event in `season` (None: in none). Both seasons' tables hear of it."""
+    if refusal := season_refusal(season=season, club=event.club):
+        raise refusal
+    with transaction.atomic():
+        before = event.season_id
+        event.season = season
+        event.save(update_fields=["season"])
+        # The table it left and the one it joined are recomputed (leagues.receivers).
+        seasons = sorted({before, event.season_id} - {None})
+        results_change(event_id=event.pk, reason="season", seasons=seasons)
+    return event

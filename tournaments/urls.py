@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import club_views, event_views, views
+from tournaments import club_views, event_views, season_views, views
 
 event = "clubs/<slug:slug>/events/<int:event_id>/"
 
@@ -27,6 +27,18 @@ urlpatterns = [
     path("clubs/<slug:slug>/settings/", club_views.club_settings, name="club_settings"),
     path("clubs/<slug:slug>/recount/", views.club_stats_refresh, name="club_stats_refresh"),
     path("clubs/<slug:slug>/events/new/", event_views.event_new, name="event_new"),
+    path("clubs/<slug:slug>/seasons/new/", season_views.season_edit, name="season_new"),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/edit/",
+        season_views.season_edit,
+        name="season_edit",
+    ),
+    path(
+        "clubs/<slug:slug>/seasons/<int:season_id>/close/",
+        season_views.season_close_view,
+        name="season_close",
+    ),
+    path(event + "season/", season_views.event_season, name="event_season"),
     path(event + "publish/", event_views.event_publish_view, name="event_publish"),
     path(event + "registrations/", event_views.registration_create, name="registration_create"),
     path(
