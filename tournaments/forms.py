@@ -523,7 +523,8 @@ class EventSeasonForm(forms.Form):
     )
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
-        super().__init__(*args, initial={"season": event.season_id}, **kwargs)
+        kwargs.setdefault("initial", {"season": event.season_id})
+        super().__init__(*args, **kwargs)
         seasons = open_seasons(event.club)
         if event.season_id is not None:
             seasons = seasons | Season.objects.filter(pk=event.season_id)  # even if closed

@@ -628,6 +628,6 @@ def event_season_set(*, event: Event, season: Season | None) -> Event:
         event.season = season
         event.save(update_fields=["season"])
         # The table it left and the one it joined are recomputed (leagues.receivers).
-        seasons = sorted({before, event.season_id} - {None})
+        seasons = sorted(pk for pk in {before, event.season_id} if pk is not None)
         results_change(event_id=event.pk, reason="season", seasons=seasons)
     return event
