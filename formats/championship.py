@@ -61,7 +61,7 @@ from tournaments.models import (
 )
 from tournaments.models import TieBreak as TieBreakRow
 from tournaments.permissions import club_allows
-from tournaments.selectors import stage_bounds
+from tournaments.selectors import stage_bounds, stage_is_frozen
 from tournaments.services import stage_tables_create
 from tournaments.tiebreaks import TieBreakName
 
@@ -410,11 +410,27 @@ def championship_stage_close(
     if state.advancement is None:
         assert state.refusal is not None
         raise state.refusal
-    advancement = state.advancement
+    return _decide(event, stage, state.advancement, seed=seed)
+
+
+def _decide(
+    event: Event,
+    stage: Stage,
+    advancement: Advancement[int],
+    *,
+    seed: int | None,
+    decisions: Sequence[dict[str, Any]] = (),
+) -> Stage:
+    """Store the stage's close (who went on and why, `decisions` kept with it) and crown the
+    champion, or draw the next stage as a preview; the caller holds the locks."""
     seed = secrets.randbelow(2**31) if seed is None else seed
     # The precedence the stage was decided by, kept with it: a later change of the event's
     # order does not redecide a closed stage (scoring.selectors.stage_precedence).
-    stage.outcome = {**outcome_json(advancement), "precedence": list(stage_precedence(stage))}
+    stage.outcome = {
+        **outcome_json(advancement),
+        "precedence": list(stage_precedence(stage)),
+        **({"decisions": list(decisions)} if decisions else {}),
+    }
     stage.closed_at = timezone.now()
     stage.status = StageStatus.FINISHED
     stage.save(update_fields=["outcome", "closed_at", "status"])
@@ -710,9 +726,40 @@ def _replaced(outcome: dict[str, Any]) -> frozenset[int]:
     )
 
 
+def _absent_since(stage: Stage, outcome: dict[str, Any]) -> frozenset[int]:
+    """Who went on from the closed stage and has been marked absent since, while the next
+    stage has no score yet (the common no-show: someone does not turn up for it)."""
+    going = {row["player"] for row in outcome.get("advancers", [])}
+    if not going or reopen_refusal(stage=stage) is not None:
+        return frozenset()
+    return frozenset(
+        Registration.objects.filter(
+            event_id=stage.event_id, status=RegistrationStatus.WITHDRAWN, player_id__in=going
+        ).values_list("player_id", flat=True)
+    )
+
+
+def reopen_refusal(*, stage: Stage) -> RuleViolation | None:
+    """Why the closed `stage` cannot be judged again and what follows it redrawn, or None:
+    the one rule for the service and the manage page's button. Only the newest closed stage
+    of a championship in play, while the stage after it has no score."""
+    following = Stage.objects.filter(event_id=stage.event_id, number=stage.number + 1).first()
+    if stage.status != StageStatus.FINISHED or stage.event.status == EventStatus.FINISHED:
+        return RuleViolation(_("This stage is not closed."), code="stage_not_closed")
+    if following is not None and (
+        following.status == StageStatus.FINISHED or stage_is_frozen(stage=following)
+    ):
+        return RuleViolation(
+            _("Stage %(number)d has scores already: this stage can no longer be reopened."),
+            code="reopen_too_late",
+            number=following.number,
+        )
+    return None
+
+
 def _stage_drift(stage: Stage) -> StageDrift:
     outcome = stage.outcome or {}
-    state = _close_state(stage, no_shows=_replaced(outcome))
+    state = _close_state(stage, no_shows=_replaced(outcome) | _absent_since(stage, outcome))
     decisions = list(outcome.get("decisions", []))
     if state.advancement is None:
         assert state.refusal is not None
@@ -766,10 +813,11 @@ def closed_stage_drift(*, event: Event) -> list[StageDrift]:
     return drifts
 
 
-# The director's choices on a drifted closed stage. ("Reopen": judging the stage again and
-# redrawing what follows it, is not offered yet.)
+# The director's choices on a drifted closed stage: keep what it decided (nothing is
+# re-seated), or reopen it: judge it again as it stands now and draw what follows again.
 DRIFT_KEPT = "kept"
-DRIFT_CHOICES = (DRIFT_KEPT,)
+DRIFT_REOPENED = "reopened"
+DRIFT_CHOICES = (DRIFT_KEPT, DRIFT_REOPENED)
 
 
 @locked_write
@@ -797,7 +845,7 @@ def closed_stage_decision_record(
         )
     assert isinstance(by, User)
     outcome = dict(stage.outcome or {})
-    outcome["decisions"] = [
+    decisions = [
         *outcome.get("decisions", []),
         {
             "by": {"id": by.pk, "name": by.get_full_name() or by.get_username()},
@@ -806,6 +854,25 @@ def closed_stage_decision_record(
             "choice": choice,
         },
     ]
+    if choice == DRIFT_REOPENED:
+        return _reopen(event, stage, decisions)
+    outcome["decisions"] = decisions
     stage.outcome = outcome
     stage.save(update_fields=["outcome"])
     return stage
+
+
+def _reopen(event: Event, stage: Stage, decisions: list[dict[str, Any]]) -> Stage:
+    """Judge the closed stage again as it stands now (its corrected scores, who is absent)
+    and draw what follows it again, as a preview: the decision kept with the new close."""
+    if refusal := reopen_refusal(stage=stage):
+        raise refusal
+    list(Table.objects.filter(stage__event=event, stage__number__gt=stage.number)
+         .select_for_update(of=("self",)))  # fmt: skip
+    state = _close_state(stage)
+    if state.advancement is None:
+        assert state.refusal is not None
+        raise state.refusal
+    # What followed was drawn from the old close and has no score: it goes, and is drawn again.
+    Stage.objects.filter(event=event, number__gt=stage.number).delete()
+    return _decide(event, stage, state.advancement, seed=None, decisions=decisions)

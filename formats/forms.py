@@ -63,4 +63,6 @@ class DriftDecisionForm(forms.Form):
 
     stage = forms.IntegerField(min_value=1, max_value=32767, widget=forms.HiddenInput)
     token = forms.CharField(max_length=64, widget=forms.HiddenInput)
-    choice = forms.ChoiceField(choices=[("kept", _("Keep the decision"))])
+    choice = forms.ChoiceField(
+        choices=[("kept", _("Keep the decision")), ("reopened", _("Reopen the stage"))]
+    )

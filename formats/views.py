@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
@@ -86,8 +87,9 @@ def stage_close_view(request: HttpRequest, slug: str, event_id: int) -> HttpResp
 @login_required
 @require_POST
 def drift_decision_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    """Keep what a closed stage decided although corrected scores would now decide
-    otherwise: recorded with who and when; nothing is re-seated."""
+    """Keep what a closed stage decided although corrected scores (or an absence) would now
+    decide otherwise, or reopen it: judged again and the next stage drawn again. Recorded
+    with who and when."""
     event = event_for(slug=slug, event_id=event_id, user=request.user)
     form = DriftDecisionForm(request.POST)
     if not form.is_valid():
@@ -107,10 +109,17 @@ def drift_decision_view(request: HttpRequest, slug: str, event_id: int) -> HttpR
         messages.error(request, violation_text(error))
     else:
         messages.success(
-            request,
-            _("Recorded: stage %(number)d stands as it was closed.") % {"number": stage.number},
+            request, DRIFT_DONE[form.cleaned_data["choice"]] % {"number": stage.number}
         )
     return manage_page(slug, event_id, "drift")
+
+
+DRIFT_DONE = {
+    "kept": gettext_lazy("Recorded: stage %(number)d stands as it was closed."),
+    "reopened": gettext_lazy(
+        "Stage %(number)d is judged again; the next stage is drawn again as a preview."
+    ),
+}
 
 
 @login_required

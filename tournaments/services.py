@@ -232,9 +232,12 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
         _lock_tables(stage.tables.all())
         _refuse_if_scored(stage)
         if stage.number > 1:
-            # Those who went on from the stage before, as its close seated them.
+            # Those who went on from the stage before, as its close seated them, but for
+            # one withdrawn since (marked absent): the stage plays one short without them.
+            withdrawn = event.registrations.filter(status=RegistrationStatus.WITHDRAWN)
             player_ids = list(
                 Seat.objects.filter(table__stage=stage)
+                .exclude(player_id__in=withdrawn.values("player_id"))
                 .order_by("table__number", "position")
                 .values_list("player_id", flat=True)
             )

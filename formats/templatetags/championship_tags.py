@@ -9,11 +9,13 @@ from typing import Any
 
 from django import template
 
+from core.i18n import violation_text
 from formats.championship import (
     Bracket,
     championship_bracket,
     championship_close_section,
     closed_stage_drift,
+    reopen_refusal,
 )
 from formats.forms import DriftDecisionForm, StageCloseForm, TieBreakForm
 from tournaments.models import Event
@@ -55,5 +57,10 @@ def championship_drift_of(event: Event) -> list[dict[str, Any]]:
             # No ids: several of these forms, and the close form, share the page.
             form = DriftDecisionForm(initial=initial, auto_id=False)
         at = datetime.datetime.fromisoformat(decided["at"]) if decided else None
-        rows.append({"drift": drift, "decided": decided, "at": at, "form": form})
+        refusal = reopen_refusal(stage=drift.stage)
+        rows.append({
+            "drift": drift, "decided": decided, "at": at, "form": form,
+            "reopen_refusal": violation_text(refusal) if refusal else None,
+            "next_stage": drift.stage.number + 1,
+        })  # fmt: skip
     return rows

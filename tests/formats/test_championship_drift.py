@@ -231,7 +231,8 @@ def test_the_drift_takes_the_same_queries_whatever_the_stage_size(
 ):
     event, _stage, director, tables = closed_stage(players)
     correct(tables[0], director, FLIP)
-    # One for the stages, four for the closed one (tables, seats, deals, tie-breaks).
-    with django_assert_num_queries(5):
+    # One for the stages, four for the closed one (tables, seats, deals, tie-breaks), and
+    # three for who went on and is absent since (the next stage, its scores, the absent).
+    with django_assert_num_queries(8):
         [drift] = closed_stage_drift(event=event)
     assert drift.instead
