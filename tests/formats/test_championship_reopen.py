@@ -70,7 +70,7 @@ def test_a_no_show_found_after_the_close_is_replaced_by_the_next_of_their_table(
 
 
 def test_or_the_director_redraws_and_the_absent_players_table_plays_one_short():
-    event, stage, director, tables = closed_stage(12)
+    event, _stage, _director, tables = closed_stage(12)
     before = _second_stage_players(event)
     absent = seated(tables[0])[0]
     registration_status_set(
@@ -100,7 +100,7 @@ def test_a_stage_is_not_reopened_once_the_next_has_a_score():
 
 
 def test_the_manage_page_previews_the_reopen_and_the_director_does_it(client):
-    event, stage, director, tables = closed_stage()
+    event, _stage, director, tables = closed_stage()
     correct(tables[0], director, FLIP)
     client.force_login(director)
     manage = reverse("event_manage", args=[event.club.slug, event.pk])
