@@ -163,7 +163,7 @@ def late_seat(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
         messages.error(request, _("Pick a table from the list for each late arrival."))
         return manage_page(slug, event_id, "late")
     try:
-        seats = late_arrivals_seat(stage=late.stage, **form.placement())
+        seats = late_arrivals_seat(stage=late.stage, by=request.user, **form.placement())
     except RuleViolation as error:
         messages.error(request, violation_text(error))
         return manage_page(slug, event_id, "late")

@@ -478,6 +478,10 @@ class LateSeatingForm(forms.Form):
                 validators=[CHOICE],
                 initial=proposed.get(registration.player_id, NOT_YET),
             )
+        if late.needs_override is not None:
+            self.fields["override"] = forms.BooleanField(
+                label=_("Seat past stage 1 anyway"), required=False
+            )
 
     def placement(self) -> dict[str, Any]:
         """The cleaned choices as `late_arrivals_seat`'s arguments."""
@@ -490,7 +494,11 @@ class LateSeatingForm(forms.Form):
             elif choice.startswith("n"):
                 new_tables.setdefault(choice, []).append(registration.player_id)
         ordered = sorted(new_tables.items(), key=lambda item: int(item[0][1:]))
-        return {"joins": joins, "new_tables": [group for _key, group in ordered]}
+        return {
+            "joins": joins,
+            "new_tables": [group for _key, group in ordered],
+            "override": bool(self.cleaned_data.get("override")),
+        }
 
 
 def open_seasons(club: Club | None) -> Any:

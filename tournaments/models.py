@@ -389,6 +389,17 @@ class Registration(models.Model):
         default=RegistrationStatus.REGISTERED,
     )
     late = models.BooleanField(_("arrived late"), default=False)
+    # A late entry seated in a championship past its first stage, which only a director's
+    # override does: who did, and when.
+    seated_late_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("seated past stage 1 by"),
+    )
+    seated_late_at = models.DateTimeField(_("seated past stage 1 at"), null=True, blank=True)
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
 

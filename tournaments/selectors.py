@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from django.utils.translation import gettext
 
+from core.i18n import violation_text
 from rules import RuleViolation, game_spec
 from rules.i18n import _
 from tournaments.draw import TableBounds
@@ -333,12 +334,19 @@ class LateArrivals:
     # Whether the stage takes late arrivals (`stage_takes_late_arrivals`); if not (a draw
     # in preview), the page only says who waits, and drawing again seats them.
     seatable: bool
+    # Why seating them needs the director's override (`late_entry_refusal`), if it does.
+    needs_override: RuleViolation | None = None
     # The tables a late arrival may join (no deal played, a chair free), seats prefetched.
     tables: list[Table] = field(default_factory=list)
     # The numbers new tables would get: as many as the late arrivals could fill.
     new_numbers: list[int] = field(default_factory=list)
     # The proposed placement, by player id and table id.
     proposal: LatePlacement[int] = field(default_factory=LatePlacement)
+
+    @property
+    def override_note(self) -> str:
+        """Why seating them needs the override, in the reader's language ("" if it does not)."""
+        return violation_text(self.needs_override) if self.needs_override else ""
 
     def _names(self, players: list[int]) -> list[str]:
         names = {registration.player_id: registration.player.name for registration in self.waiting}
@@ -363,12 +371,28 @@ class LateArrivals:
         return self._names(self.proposal.waiting)
 
 
+def late_entry_refusal(*, stage: Stage) -> RuleViolation | None:
+    """Why a late entry is not seated at `stage` without the director's override, or None:
+    a table-winner championship takes new players at its first stage only (later stages
+    are for who went on). The rule for the seating service and the manage page's form."""
+    if stage.number > 1 and stage.event.spec.later_stages_entrants_only:
+        return RuleViolation(
+            _(
+                "A late entry joins a championship at stage 1 only. Tick “Seat past stage 1 "
+                "anyway” to seat them here; your name is recorded with the seat."
+            ),
+            code="late_entry_past_first_stage",
+        )
+    return None
+
+
 def late_arrivals(*, event: Event) -> LateArrivals | None:
     """The players checked in after the draw who have no seat yet, and a proposed placement
     (`tournaments.late`), or None when nobody waits. Five queries, however big the event."""
     stage = stage_current(event=event)
     if stage is None:
         return None
+    stage.event = event
     unseated = stage_unseated(stage=stage)
     if stage.number > 1 and event.spec.later_stages_entrants_only:
         # A later stage seats who went on; those knocked out wait for nothing. Only a late
@@ -397,6 +421,7 @@ def late_arrivals(*, event: Event) -> LateArrivals | None:
         bounds=bounds,
         waiting=waiting,
         seatable=True,
+        needs_override=late_entry_refusal(stage=stage),
         tables=tables,
         new_numbers=list(range(last + 1, last + 1 + len(waiting) // bounds.min_size)),
         proposal=late_placement([r.player_id for r in waiting], open_tables, bounds),

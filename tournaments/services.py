@@ -41,6 +41,7 @@ from tournaments.models import (
 from tournaments.selectors import (
     club_members,
     event_table_bounds,
+    late_entry_refusal,
     stage_bounds,
     stage_draw_refusal,
     stage_is_frozen,
@@ -322,6 +323,8 @@ def late_arrivals_seat(
     stage: Stage,
     joins: Mapping[int, int],
     new_tables: Sequence[Sequence[int]] = (),
+    override: bool = False,
+    by: User | AnonymousUser | None = None,
 ) -> list[Seat]:
     """Seat players checked in after the draw: each of `joins` (player id → table id) at a
     table of `stage` that has not played its first deal, each group of `new_tables` at a
@@ -343,6 +346,13 @@ def late_arrivals_seat(
     if len(set(players)) != len(players):
         raise ValueError("a late arrival is seated once")  # the form gives one choice each
     _refuse_unless_waiting(stage, players)
+    if players and (refusal := late_entry_refusal(stage=stage)):
+        if not override:
+            raise refusal
+        # The director's override, recorded on each registration it seated.
+        Registration.objects.filter(event_id=stage.event_id, player_id__in=players).update(
+            seated_late_by=by if isinstance(by, User) else None, seated_late_at=timezone.now()
+        )
     bounds = stage_bounds(stage=stage)
     wanted = set(joins.values())
     tables = _lock_tables(Table.objects.filter(stage=stage, pk__in=wanted))

@@ -407,5 +407,34 @@ def test_a_late_entry_between_stages_is_seated_at_the_next_stage_before_it_start
     # Only the late entry waits: those knocked out in stage 1 are not late arrivals.
     assert plan is not None and [r.player.name for r in plan.waiting] == ["Late Lauri"]
     (final,) = following.tables.all()
-    late_arrivals_seat(stage=following, joins={late_comer.pk: final.pk})
+    # Past stage 1 only the director's override seats a late entry, and it is recorded.
+    assert plan.needs_override is not None
+    with pytest.raises(RuleViolation) as refused:
+        late_arrivals_seat(stage=following, joins={late_comer.pk: final.pk})
+    assert refused.value.code == "late_entry_past_first_stage"
+    assert late_comer.pk not in seated(final)
+    late_arrivals_seat(stage=following, joins={late_comer.pk: final.pk}, override=True, by=director)
     assert late_comer.pk in seated(final) and len(seated(final)) == 4
+    registration = event.registrations.get(player=late_comer)
+    assert registration.seated_late_by == director and registration.seated_late_at is not None
+
+
+def test_the_manage_page_asks_for_the_override_of_a_late_entry_past_stage_1(client):
+    event, stage, director = championship(9)
+    for table in stage.tables.order_by("number"):
+        play(table, winner_scheme(3, winner=0))
+    following = championship_stage_close(stage=stage, by=director, seed=3)
+    stage_confirm(stage=following)
+    late_comer = Player.objects.create(club=event.club, name="Late Lauri")
+    registration_add(event=event, player=late_comer, checked_in=True)
+    client.force_login(director)
+    manage = reverse("event_manage", args=[event.club.slug, event.pk])
+    page = client.get(manage).content.decode()
+    assert "joins a championship at stage 1 only" in page and 'name="override"' in page
+    (final,) = following.tables.all()
+    seat = reverse("late_seat", args=[event.club.slug, event.pk])
+    client.post(seat, {f"p{late_comer.pk}": f"t{final.pk}"})
+    assert late_comer.pk not in seated(final)
+    client.post(seat, {f"p{late_comer.pk}": f"t{final.pk}", "override": "on"})
+    assert late_comer.pk in seated(final)
+    assert event.registrations.get(player=late_comer).seated_late_by == director
