@@ -22,6 +22,7 @@ from tournaments.forms import (
     SwapForm,
 )
 from tournaments.models import (
+    Event,
     Registration,
     Role,
     StageStatus,
@@ -41,6 +42,7 @@ from tournaments.services import (
     stage_draw,
     table_key_revoke,
 )
+from tournaments.tiebreak_forms import TieBreaksForm
 
 
 @login_required
@@ -48,9 +50,11 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
     # The game first (?game=…), then the event with that game's house rules.
     form = EventForm(request.POST or None, game=request.GET.get("game"), club=club)
-    if request.method == "POST" and form.is_valid():
+    # The tie-breaks the bracket, the stage pages and the advancing use, chosen now too.
+    ties = TieBreaksForm(request.POST or None, event=Event(variant_id=form.game), prefix="tb")
+    if request.method == "POST" and form.is_valid() and ties.is_valid():
         try:
-            event = event_create(club=club, **form.event_fields())
+            event = event_create(club=club, tie_breaks=ties.order, **form.event_fields())
         except RuleViolation as error:
             form.add_error(
                 error.field if error.field in form.fields else None, violation_text(error)
@@ -59,7 +63,7 @@ def event_new(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("Event created. Register the players next."))
             return redirect("event_manage", slug=slug, event_id=event.pk)
     game_form = GameChoiceForm(initial={"game": form.game})
-    context = {"club": club, "form": form, "game_form": game_form}
+    context = {"club": club, "form": form, "game_form": game_form, "ties": ties}
     return render(request, "tournaments/event_new.html", context)
 
 

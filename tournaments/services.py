@@ -48,6 +48,7 @@ from tournaments.selectors import (
     stage_takes_late_arrivals,
     stage_unseated,
 )
+from tournaments.tiebreaks import tie_break_precedence
 
 
 def profile_language_set(*, user: User, language: str) -> Profile:
@@ -84,10 +85,12 @@ def event_create(
     format: str = DEFAULT_FORMAT,
     format_options: dict[str, object] | None = None,
     published: bool = False,
+    tie_breaks: Sequence[str] = (),
 ) -> Event:
     """Create an event with its rules fixed now (RuleViolation on a bad option), and its
-    format with the options chosen for it (the form has checked them). It stays private
-    until `event_publish` unless `published`."""
+    format with the options chosen for it (the form has checked them), and its tie-break
+    precedence (`tie_breaks`, empty: the game's usual order). It stays private until
+    `event_publish` unless `published`."""
     variant = get_variant(variant_id, **(options or {}))
     if refusal := season_refusal(season=season, club=club):
         raise refusal
@@ -104,6 +107,9 @@ def event_create(
         variant_options=variant.to_dict(),
         preferred_table_size=preferred_table_size,
         confirm_needs_pin=confirm_needs_pin,
+        tie_breaks=list(tie_break_precedence(list(tie_breaks), game=variant.id))
+        if tie_breaks
+        else [],
     )
 
 

@@ -64,6 +64,11 @@ class TieBreaksForm(forms.Form):
         return data
 
     @property
+    def order(self) -> list[str]:
+        """The chosen precedence once the form is valid (empty: the game's usual order)."""
+        return list(self.cleaned_data.get("order", []))
+
+    @property
     def default_labels(self) -> list[str]:
         """The game's usual order, in the reader's words."""
         return [gettext(tie_break_label(name)) for name in self.default]

@@ -164,3 +164,20 @@ def test_moving_an_event_between_seasons_renews_both_league_tables(club, monkeyp
     marked.clear()
     event_season_set(event=event, season=second)
     assert set(marked) >= {first.pk, second.pk}
+
+
+def test_the_new_event_form_offers_the_tie_breaks_the_event_will_use(client, club, director):
+    client.force_login(director)
+    url = reverse("event_new", args=[club.slug]) + "?game=rutupeli"
+    page = client.get(url).content.decode()
+    assert 'id="tie-breaks"' in page and 'name="tb-tie_break_1"' in page
+    post = {"name": "Cup", "date": "2026-12-05", "variant_id": "rutupeli",
+            "preferred_table_size": 4, "tb-tie_break_1": "deals_won", "tb-tie_break_2": "last_deal"}  # fmt: skip
+    assert client.post(url, post).status_code == 302
+    event = Event.objects.get(name="Cup")
+    assert event.tie_breaks[:3] == ["total", "deals_won", "last_deal"]
+    # Left as the game's usual order, the event follows the game.
+    client.post(url, {**post, "name": "Plain", "tb-tie_break_1": "last_deal",
+                      "tb-tie_break_2": "deals_won", "tb-tie_break_3": "director",
+                      "tb-tie_break_4": "head_to_head"})  # fmt: skip
+    assert Event.objects.get(name="Plain").tie_breaks == []
