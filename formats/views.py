@@ -43,15 +43,10 @@ def tie_break_view(
     if form is None or not form.is_valid():
         messages.error(request, _("Pick each tied player once, best first."))
         return manage_page(slug, event_id, "close")
+    data = form.cleaned_data
     try:
-        tie_break_record(
-            table=table,
-            stage=stage,
-            method=form.cleaned_data["method"],
-            order=form.order(),
-            note=form.cleaned_data["note"],
-            by=request.user,
-        )
+        tie_break_record(table=table, stage=stage, method=data["method"], order=form.order(),
+                         note=data["note"], by=request.user)  # fmt: skip
     except RuleViolation as error:
         messages.error(request, violation_text(error))
     else:
@@ -98,12 +93,10 @@ def drift_decision_view(request: HttpRequest, slug: str, event_id: int) -> HttpR
     stage = get_object_or_404(
         event.stages.filter(status=StageStatus.FINISHED), number=form.cleaned_data["stage"]
     )
+    data = form.cleaned_data
     try:
         closed_stage_decision_record(
-            stage=stage,
-            by=request.user,
-            choice=form.cleaned_data["choice"],
-            token=form.cleaned_data["token"],
+            stage=stage, by=request.user, choice=data["choice"], token=data["token"]
         )
     except RuleViolation as error:
         messages.error(request, violation_text(error))

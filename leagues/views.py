@@ -165,34 +165,36 @@ def season_scheme_edit(request: HttpRequest, slug: str, season_id: int) -> HttpR
     form = LeagueSchemeForm(request.POST or None, scheme=league.scheme)
     preview = None
     if request.method == "POST" and form.is_valid() and form.scheme is not None:
-        if "save" in request.POST:
-            try:
-                change = season_league_scheme_set(
-                    season=season, scheme=form.scheme, by=request.user,
-                    note=form.cleaned_data["note"],
-                )  # fmt: skip
-            except RuleViolation as error:
-                messages.error(request, violation_text(error))
-            else:
-                league_recompute_queue(season_id=season.pk)
-                messages.success(
-                    request,
-                    _("The league scheme is changed; the table shows the change.")
-                    if change
-                    else _("That is the scheme the season has already; nothing changed."),
-                )
-                return redirect("season_league", slug=slug, season_id=season_id)
+        if "save" in request.POST and _scheme_saved(request, season, form):
+            return redirect("season_league", slug=slug, season_id=season_id)
         after = league_compute(season=season, scheme=form.scheme, previous=league.payload)
         preview = {
             "text": scheme_text(after["scheme"]),
             "moves": place_changes(league.payload, after),
         }
     context = {
-        "season": season,
-        "club": season.club,
-        "form": form,
-        "preview": preview,
-        "scheme_text": scheme_text(league.scheme.to_dict()),
-        "changes": _changes(season),
-    }
+        "season": season, "club": season.club, "form": form, "preview": preview,
+        "scheme_text": scheme_text(league.scheme.to_dict()), "changes": _changes(season),
+    }  # fmt: skip
     return render(request, "leagues/scheme.html", context)
+
+
+def _scheme_saved(request: HttpRequest, season: Season, form: LeagueSchemeForm) -> bool:
+    """Save the form's scheme (the change recorded, the table recomputed) and say so;
+    False, with the reason said, when it is refused."""
+    assert form.scheme is not None
+    try:
+        change = season_league_scheme_set(
+            season=season, scheme=form.scheme, by=request.user, note=form.cleaned_data["note"]
+        )
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+        return False
+    league_recompute_queue(season_id=season.pk)
+    messages.success(
+        request,
+        _("The league scheme is changed; the table shows the change.")
+        if change
+        else _("That is the scheme the season has already; nothing changed."),
+    )
+    return True
