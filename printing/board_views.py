@@ -5,15 +5,18 @@ public page it prints (a private event is not found, but for its directors)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 
 from core.conditional import cache_get, cache_set
+from core.tasks import QueueUnavailable
 from leagues.selectors import public_season
 from printing import boards as print_boards
 from printing.forms import BoardPrintForm, SeatingPrintForm, StandingsPrintForm
-from printing.pdf import PrintFile
+from printing.jobs import DONE, STANDINGS, print_job_filename, print_job_request, print_job_state
+from printing.pdf import PDF, PrintFile
 from standings.parts import public_event_or_404
 from standings.selectors import public_stage
 from tournaments.changes import event_results_version
@@ -66,12 +69,21 @@ def _kept(event: Event, parts: tuple[object, ...], make: Callable[[], PrintFile]
     return file
 
 
+# An event of more players than this has its standings PDF made by a print job (in the
+# background, like the tables' sheets): WeasyPrint takes seconds over a thousand rows.
+IN_BACKGROUND_FROM = 300
+
+
 def standings_pdf(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = public_event_or_404(request, slug, event_id)
     form = _form(request, StandingsPrintForm)
     number = form.cleaned_data.get("stage")
     stage = _stage_or_404(event, number) if number else None
     language = form.language(event.club.language)
+    if event.registrations.count() > IN_BACKGROUND_FROM:
+        params = {"stage": number, "language": language, "paper": form.size()}
+        if (answer := _standings_job(request, event, params)) is not None:
+            return answer
     file = _kept(
         event,
         ("standings", number, language, form.size(), event.club.public_confirmed_only),
@@ -113,3 +125,29 @@ def league_pdf(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     language = form.language(season.club.language)
     file = print_boards.league_file(season=season, language=language, size=form.size())
     return _download(file, language)
+
+
+def _standings_job(
+    request: HttpRequest, event: Event, params: dict[str, Any]
+) -> HttpResponse | None:
+    """The big event's standings from its print job (made from the results as they are):
+    the file once it is made, else a page that waits for it. None when the job queue cannot
+    be reached: the caller makes the file itself."""
+    try:
+        job = print_job_request(event=event, kind=STANDINGS, params=params)
+    except QueueUnavailable:
+        return None
+    state = print_job_state(job)
+    if state.kind == DONE:
+        try:
+            content = job.file.read()
+        except OSError:
+            return None  # the file went from the disk: made again here
+        finally:
+            job.file.close()
+        return _download(PrintFile(print_job_filename(job), PDF, content), params["language"])
+    context = {"event": event, "state": state}
+    response = render(request, "printing/standings_wait.html", context, status=202)
+    response["Retry-After"] = "2"
+    response["Cache-Control"] = "no-store"
+    return response

@@ -58,6 +58,7 @@ from core.tasks import (
     task_run_status,
 )
 from printing import tasks as print_tasks
+from printing.boards import standings_file
 from printing.models import PrintJob, PrintJobStatus, PrintShare
 from printing.pdf import PrintError, paper
 from printing.sheets import table_sheets_pdf
@@ -70,8 +71,11 @@ log = logging.getLogger(__name__)
 
 TABLE_SHEETS = "table_sheets"
 RESULT_SHEETS = "result_sheets"
-# Each kind, and whether its sheets carry the deals as entered.
+# Each kind of table sheets, and whether its sheets carry the deals as entered.
 KINDS: dict[str, bool] = {TABLE_SHEETS: False, RESULT_SHEETS: True}
+# A big event's standings for the notice board (printing.board_views): one share, the
+# whole event's standings (or one stage's), made by the same job path as the sheets.
+STANDINGS = "standings"
 # Tables rendered in one WeasyPrint run (one share of a job): the progress moves every
 # CHUNK tables. A run costs about 0.15 s of its own (the stylesheet, the fonts embedded in
 # its document), a table about 0.3 s: 10 keeps the overhead to a twentieth, and 60 tables
@@ -90,8 +94,12 @@ def print_stage(*, event: Event) -> Stage | None:
 
 def print_job_filename(job: PrintJob) -> str:
     """The download's name, like rutupeli-night-stage-1-sheets.pdf."""
+    name = slugify(job.event.name) or "event"
+    if job.kind == STANDINGS:
+        stage = job.params.get("stage")
+        return f"{name}-stage-{stage}-standings.pdf" if stage else f"{name}-standings.pdf"
     what = "sheets" if job.kind == TABLE_SHEETS else "results"
-    return f"{slugify(job.event.name) or 'event'}-stage-{job.params.get('stage', 1)}-{what}.pdf"
+    return f"{name}-stage-{job.params.get('stage', 1)}-{what}.pdf"
 
 
 WORKING, DONE, STOPPED, CANNOT_TELL = "working", "done", "failed", "unknown"
@@ -195,7 +203,7 @@ def print_batches(*, event: Event) -> PrintBatches:
 
 def _params(event: Event, kind: str, params: dict[str, Any]) -> dict[str, Any]:
     """The request in its one stored form: stage number, language and paper."""
-    if kind not in KINDS:
+    if kind not in KINDS and kind != STANDINGS:
         raise RuleViolation(_("There is no such kind of sheet to print."), code="print_kind")
     number = params.get("stage")
     stage = (
@@ -203,14 +211,16 @@ def _params(event: Event, kind: str, params: dict[str, Any]) -> dict[str, Any]:
         if isinstance(number, int)
         else None
     )
-    if stage is None or not stage.tables.exists():
+    if kind == STANDINGS and number is None:
+        stage = None  # the whole event's standings
+    elif stage is None or not stage.tables.exists():
         raise RuleViolation(
             _("That stage has no confirmed tables to print yet."), code="print_no_tables"
         )
     languages = {code for code, _name in settings.LANGUAGES}
     language = params.get("language")
     return {
-        "stage": stage.number,
+        "stage": stage.number if stage is not None else None,
         "language": language if language in languages else event.club.language,
         "paper": paper(params.get("paper")),
     }
@@ -356,6 +366,10 @@ def print_job_start(*, job_id: int) -> PrintPlan | None:
     job = _start(job_id)
     if job is None:
         return None
+    PrintShare.objects.filter(job=job).delete()
+    if job.kind == STANDINGS:  # one share, one step: the standings are one document
+        PrintShare.objects.create(job=job, attempt=job.attempts, index=0, tables=[])
+        return PrintPlan(job=job, attempt=job.attempts, shares=1, tables=1)
     ids = list(
         Table.objects.filter(stage__event_id=job.event_id, stage__number=job.params.get("stage"))
         .exclude(stage__status=StageStatus.PREVIEW)
@@ -364,7 +378,6 @@ def print_job_start(*, job_id: int) -> PrintPlan | None:
     )
     if not ids:
         raise Table.DoesNotExist(f"print job {job_id}: its stage has no tables")
-    PrintShare.objects.filter(job=job).delete()
     shares = [
         PrintShare(job=job, attempt=job.attempts, index=index, tables=ids[start : start + CHUNK])
         for index, start in enumerate(range(0, len(ids), CHUNK))
@@ -377,7 +390,7 @@ def _running(job_id: int, attempt: int) -> PrintJob | None:
     """The job while this attempt of it is still the one running, else None."""
     return (
         PrintJob.objects.filter(pk=job_id, attempts=attempt, status=Status.RUNNING)
-        .select_related("event")
+        .select_related("event__club")
         .first()
     )
 
@@ -394,16 +407,26 @@ def print_share_make(*, job_id: int, attempt: int, index: int) -> int:
     )
     if job is None or share is None:
         return 0
-    tables = Table.objects.filter(pk__in=share.tables).order_by("number")
-    content = table_sheets_pdf(
-        tables=list(tables),
-        filled=KINDS[job.kind],
-        language=job.params.get("language", settings.LANGUAGE_CODE),
-        size=job.params.get("paper"),
-    )
+    content = _render(job, share)
     # Stored once, by whoever stores it first (a share given out again may be made twice).
     stored = PrintShare.objects.filter(pk=share.pk, content__isnull=True).update(content=content)
-    return len(share.tables) if stored else 0
+    return max(len(share.tables), 1) if stored else 0
+
+
+def _render(job: PrintJob, share: PrintShare) -> bytes:
+    language = job.params.get("language", settings.LANGUAGE_CODE)
+    if job.kind == STANDINGS:
+        number = job.params.get("stage")
+        stage = job.event.stages.filter(number=number).first() if number else None
+        file = standings_file(
+            event=job.event, language=language, size=job.params.get("paper"), stage=stage
+        )
+        return file.content
+    tables = Table.objects.filter(pk__in=share.tables).order_by("number")
+    return table_sheets_pdf(
+        tables=list(tables), filled=KINDS[job.kind], language=language,
+        size=job.params.get("paper"),
+    )  # fmt: skip
 
 
 class SharesMissing(Exception):
