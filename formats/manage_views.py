@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
 from formats.finish import event_finish, event_finish_refusal
+from formats.parts import manage_parts
 from rules import RuleViolation, describe_options
 from scoring.confirmation import locked_pins
 from scoring.selectors import event_sheets, flagged_confirmations
@@ -48,6 +49,7 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
         "flagged": flagged_confirmations(event=event),
         "locked_pins": locked_pins(event=event),
         "season_form": EventSeasonForm(event=event),
+        **manage_parts(event),
         **event_draw_state(event=event),
     }
     return render(request, "tournaments/event_manage.html", context)

@@ -13,6 +13,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from core.conditional import cache_get_many, etag, if_none_match, not_modified, with_validators
+from formats.parts import public_parts
 from scoring.devices import user_key
 from scoring.public_cache import (
     Stamp,
@@ -123,6 +124,7 @@ def live_context(event: Event) -> dict[str, Any]:
     return {
         "event": event,
         "standings": standings,
+        **public_parts(event),
         "sheets": sheets,
         "pending": standings.pending or any(sheet.unconfirmed for sheet in sheets),
     }

@@ -1,30 +1,45 @@
-"""`{% championship_close_of event as close %}` and `{% championship_bracket_of event as
-bracket %}`: the manage page's "Close stage N" (with a tie-break form per pending tie) and
-the public bracket, for the includes that need nothing but the event."""
+"""What a format's partials show, read once by the page that includes them: the manage
+page's (a championship's close and drifted stages, a series' next round, head to head's
+next pairing) and the public page's (a championship's bracket). The spec says which."""
 
 from __future__ import annotations
 
 import datetime
 from typing import Any
 
-from django import template
-
 from core.i18n import violation_text
 from formats.championship import (
-    Bracket,
     championship_bracket,
     championship_close_section,
     closed_stage_drift,
     reopen_refusal,
 )
 from formats.forms import DriftDecisionForm, StageCloseForm, TieBreakForm
+from formats.headtohead import h2h_event_standings
+from formats.series import series_preview
 from tournaments.models import Event
 
-register = template.Library()
+
+def manage_parts(event: Event) -> dict[str, Any]:
+    """The manage page's format partials' context (`FormatSpec.manage_partials`)."""
+    spec = event.spec
+    parts: dict[str, Any] = {}
+    if spec.knockout:
+        parts["close"], parts["drifts"] = _close(event), _drifts(event)
+    if spec.reseated:
+        parts["series"] = series_preview(event=event)
+    if spec.paired:
+        parts["board"] = h2h_event_standings(event=event)
+    return parts
 
 
-@register.simple_tag
-def championship_close_of(event: Event) -> dict[str, Any] | None:
+def public_parts(event: Event) -> dict[str, Any]:
+    """The public page's format partials' context besides the standings (the bracket)."""
+    return {"bracket": championship_bracket(event=event)} if "bracket" in event.spec.boards else {}
+
+
+def _close(event: Event) -> dict[str, Any] | None:
+    """The manage page's "Close stage N", with a tie-break form per pending tie."""
     section = championship_close_section(event=event)
     if section is None:
         return None
@@ -39,15 +54,9 @@ def championship_close_of(event: Event) -> dict[str, Any] | None:
     }
 
 
-@register.simple_tag
-def championship_bracket_of(event: Event) -> Bracket:
-    return championship_bracket(event=event)
-
-
-@register.simple_tag
-def championship_drift_of(event: Event) -> list[dict[str, Any]]:
-    """`{% championship_drift_of event as drifts %}`: each closed stage that corrected
-    scores would now decide otherwise, open (with the decision's form) or decided."""
+def _drifts(event: Event) -> list[dict[str, Any]]:
+    """Each closed stage that corrected scores (or an absence) would now decide otherwise,
+    open (with the decision's form) or decided."""
     rows: list[dict[str, Any]] = []
     for drift in closed_stage_drift(event=event):
         decided = drift.decided
