@@ -199,7 +199,12 @@ def test_a_print_job_runs_on_the_worker_to_its_download(crawled, stack):
         )
     )
     assert len(reader.pages) == tables, "one page per table of the stage"
-    assert re.search(r"Task scoring\.print_job_task\[[^]]+\] succeeded", stack.log("worker"))
+    # On the worker's canvas: the job's task became a chord of shares and a merge, which
+    # ran under the job's own task id.
+    log = stack.log("worker")
+    assert re.search(r"Task printing\.print_share_task\[[^]]+\] succeeded", log)
+    merged = re.search(r"Task printing\.print_merge_task\[([^]]+)\] succeeded", log)
+    assert merged and re.search(rf"Task scoring\.print_job_task\[{merged[1]}\] received", log)
     print(f"\nprint job: {len(reader.pages)} pages, made on the worker")
 
 
