@@ -34,24 +34,17 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     picker = PlayerPickerForm(request.GET)
     late = late_arrivals(event=event)
     context = {
-        "event": event,
-        "club": event.club,
-        "rules": describe_options(event.variant, gettext),
+        "event": event, "club": event.club, "rules": describe_options(event.variant, gettext),
         "registrations": event_registrations(event=event),
         "registration_table": registration_table(request=request, event=event),
-        "picker_form": picker,
-        "picker": player_picker(event=event, **picker.filters()),
-        "guest_form": GuestForm(),
-        "late": late,
+        "picker_form": picker, "picker": player_picker(event=event, **picker.filters()),
+        "guest_form": GuestForm(), "late": late,
         "late_form": LateSeatingForm(late=late) if late and late.seatable else None,
-        "sheets": event_sheets(event=event),
-        "finish_refusal": event_finish_refusal(event=event),
-        "flagged": flagged_confirmations(event=event),
-        "locked_pins": locked_pins(event=event),
+        "sheets": event_sheets(event=event), "finish_refusal": event_finish_refusal(event=event),
+        "flagged": flagged_confirmations(event=event), "locked_pins": locked_pins(event=event),
         "season_form": EventSeasonForm(event=event),
-        **manage_parts(event),
-        **event_draw_state(event=event),
-    }
+        **manage_parts(event), **event_draw_state(event=event),
+    }  # fmt: skip
     return render(request, "tournaments/event_manage.html", context)
 
 

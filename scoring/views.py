@@ -352,14 +352,8 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     if not entry.is_valid():
         return _entry_refused(request, table, number, entry, meta)
     try:
-        deal = deal_record(
-            table=table,
-            number=number,
-            entry=entry.to_entry(),
-            by=actor,
-            expected_version=meta.base_version,
-            request_id=meta.save_id,
-        )
+        deal = deal_record(table=table, number=number, entry=entry.to_entry(), by=actor,
+                           expected_version=meta.base_version, request_id=meta.save_id)  # fmt: skip
     except StaleDeal as stale:
         return _stale(request, table, stale, number)
     except RuleViolation as error:
@@ -447,13 +441,8 @@ def deal_confirm_view(request: HttpRequest, table: Table, number: int) -> HttpRe
     form = ConfirmForm(request.POST)
     form.is_valid()
     try:
-        deal_confirm(
-            deal=deal,
-            by=actor,
-            expected_version=form.base_version,
-            request_id=form.save_id,
-            pin=form.cleaned_data.get("pin") or None,
-        )
+        deal_confirm(deal=deal, by=actor, expected_version=form.base_version,
+                     request_id=form.save_id, pin=form.cleaned_data.get("pin") or None)  # fmt: skip
     except StaleDeal as stale:
         return _stale(request, table, stale, number)
     except RuleViolation as error:

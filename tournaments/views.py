@@ -94,17 +94,11 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
     players = ClubPlayerTable(club_public_players(club=club), prefix="players-")
     context: dict[str, object] = {
-        "club": club,
-        "membership": membership,
-        "can_direct": can_direct,
-        "can_score": can_score,
-        "event_lists": event_lists,
-        **dict(event_lists),
-        "filter": event_filter,
-        "filtered": event_filter.active,
-        "seasons": _season_links(club),
+        "club": club, "membership": membership, "can_direct": can_direct,
+        "can_score": can_score, "event_lists": event_lists, **dict(event_lists),
+        "filter": event_filter, "filtered": event_filter.active, "seasons": _season_links(club),
         "players": paginate_table(request, players, per_page=CLUB_PLAYERS_PER_PAGE),
-    }
+    }  # fmt: skip
     return render(request, "tournaments/club_detail.html", context)
 
 
@@ -159,6 +153,12 @@ def language_set(request: HttpRequest) -> HttpResponseRedirect:
         profile_language_set(user=request.user, language=language)
         remember_language(request, language)
     translation.activate(language)
+    _language_cookie(response, language)
+    return response
+
+
+def _language_cookie(response: HttpResponse, language: str) -> None:
+    """The chosen language, remembered by the browser with the settings' cookie flags."""
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         language,
@@ -170,4 +170,3 @@ def language_set(request: HttpRequest) -> HttpResponseRedirect:
         # django-stubs types the setting as any string; the settings make it "Lax".
         samesite=cast(Literal["Lax"], settings.LANGUAGE_COOKIE_SAMESITE),
     )
-    return response

@@ -10,6 +10,8 @@ shares into one file stored under MEDIA_ROOT (a temporary folder here).
   of RUNS, with the pages per second.
 - **One process**: the same job made by the job's task alone (what a pool of one does, and
   the figure without a worker), for comparison.
+- **A big standings PDF**: a 1000-player event's standings, made by a print job (the path
+  the public address takes above 300 players), in one process.
 
 Runs in a child process on a throw-away test database on PostgreSQL when it answers (the
 worker needs it, and Redis); without them only the one-process figure is printed. Run
@@ -34,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = 60
 RUNS = 3
+BIG_STANDINGS = 1000
 PG_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/lappu_bench_print"
 )
@@ -142,7 +145,28 @@ def _measure(with_worker: bool) -> list[tuple[str, float, str]]:
     elapsed, pages = _timed(_in_this_process, event, params)
     label = f"  the same job in one process{'' if with_worker else ' (no Redis: no worker)'}"
     rows.append(_row(label, [elapsed], pages, "< 15 s" if not with_worker else "(comparison)"))
+    rows.append(_big_standings())
     return rows
+
+
+def _big_standings() -> tuple[str, float, str]:
+    """A 1000-player event's standings PDF, as the print job makes it (one process)."""
+    from pypdf import PdfReader
+
+    from printing.jobs import STANDINGS, print_job_run
+    from printing.models import PrintJob
+    from tests.scoring.conftest import seated_event
+
+    event, _tables = seated_event(variant_id="rutupeli", players=BIG_STANDINGS)
+    job = PrintJob.objects.create(
+        event=event, kind=STANDINGS, params={"stage": None, "language": "fi", "paper": "A4"}
+    )
+    started = time.perf_counter()
+    job = print_job_run(job_id=job.pk)
+    elapsed = time.perf_counter() - started
+    pages = len(PdfReader(job.file.path).pages)
+    label = f"standings PDF of {BIG_STANDINGS} players, a print job in one process"
+    return _row(label, [elapsed], pages, "(made in the background)")
 
 
 def measure() -> list[tuple[str, float, str]]:
