@@ -10,12 +10,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 from core.i18n import violation_text
 from core.tables import EXPORT_FORMATS, export_name, export_response
+from leagues.feeds import league_feed
 from leagues.forms import LeagueSchemeForm
 from leagues.selectors import (
     SeasonLeague,
@@ -32,7 +32,6 @@ from tournaments.models import Role, Season
 from tournaments.permissions import club_allows, season_for
 
 # The JSON feed's version, in its path and its body (README.md, "JSON feeds").
-FEED_VERSION = 1
 
 
 def _season_or_404(slug: str, season_id: int) -> Season:
@@ -104,57 +103,6 @@ def season_league_feed(request: HttpRequest, slug: str, season_id: int) -> JsonR
     response = JsonResponse(league_feed(request, league), json_dumps_params={"ensure_ascii": False})
     response["Access-Control-Allow-Origin"] = "*"
     return response
-
-
-def league_feed(request: HttpRequest, league: SeasonLeague) -> dict[str, Any]:
-    """The feed's body: stable keys, documented in README.md; a new key may be added within
-    a version, none is renamed or dropped."""
-    season, payload = league.season, league.payload
-    club = season.club
-    rows = []
-    for row, line in zip(payload.get("rows", []), league.rows, strict=True):
-        record = reverse("player_record", args=[club.slug, line.player_id])
-        rows.append(
-            {
-                **{key: value for key, value in row.items() if key != "guest"},
-                "player_url": request.build_absolute_uri(record) if line.linked else None,
-            }
-        )
-    return {
-        "version": FEED_VERSION,
-        "club": {"slug": club.slug, "name": club.name},
-        "season": {
-            "id": season.pk,
-            "name": season.name,
-            "starts_on": season.starts_on.isoformat(),
-            "ends_on": season.ends_on.isoformat(),
-            "url": request.build_absolute_uri(
-                reverse("season_league", args=[club.slug, season.pk])
-            ),
-        },
-        "computed_at": payload.get("computed_at"),
-        "stale": league.stale,
-        "scheme": payload.get("scheme"),
-        "events": [
-            {
-                **event,
-                "url": request.build_absolute_uri(
-                    reverse("event_public", args=[club.slug, event["id"]])
-                ),
-            }
-            for event in payload.get("events", [])
-        ],
-        "rows": rows,
-        "scheme_changes": [
-            {
-                "changed_at": change.changed_at.isoformat(),
-                "old_scheme": change.old_scheme,
-                "new_scheme": change.new_scheme,
-                "note": change.note,
-            }
-            for change in season_scheme_changes(season=season)
-        ],
-    }
 
 
 @login_required
