@@ -32,7 +32,7 @@ from formats.headtohead import Match, h2h_bye_value
 from formats.series import series_standings
 from rules import RuleViolation
 from scoring.models import Deal
-from scoring.selectors import StageTieBreaks, TableSheet, sheet_of
+from scoring.selectors import TableSheet, TableTieBreaks, sheet_of
 from standings.selectors import event_ranking
 from tournaments.advancement import final_ranking
 from tournaments.changes import event_results_version, with_results_version
@@ -268,13 +268,13 @@ def season_plays(*, season: Season, events: list[Event] | None = None) -> list[E
             ),
         )
     )
-    tie_breaks: dict[int, StageTieBreaks] = {}
+    tie_breaks: dict[int, TableTieBreaks] = {}
     for table in tables:
         stage = table.stage = by_id[table.stage_id]
         seats, deals = list(table.seats.all()), list(table.deals.all())
         event = stage.event
         # The club's public pages show confirmed results only: so does its table.
-        shared = tie_breaks.setdefault(stage.pk, StageTieBreaks(stage.pk))
+        shared = tie_breaks.setdefault(stage.pk, TableTieBreaks(stage_id=stage.pk))
         sheet = sheet_of(
             table, seats, deals, event.variant, event.club.public_confirmed_only, shared
         )

@@ -26,7 +26,7 @@ from rules import VARIANT_IDS, RuleViolation, TableStanding, Variant, game_spec,
 from rules.gin import Settlement
 from scoring.judge import TableProblem, deal_scores, ravaytys_out, standing_and_problem
 from scoring.models import Deal, DealStatus
-from scoring.selectors import TableSheet, stage_precedence
+from scoring.selectors import TableSheet, TableTieBreaks, stage_precedence
 from tournaments.models import (
     Event,
     EventStatus,
@@ -36,7 +36,6 @@ from tournaments.models import (
     Stage,
     StageStatus,
     Table,
-    TieBreak,
 )
 from tournaments.permissions import club_allows
 
@@ -380,7 +379,7 @@ def player_record(
         sorted({s.table.stage.event_id for s in seats if not s.table.stage.event.spec.one_stage})
     )
     known_order: dict[str, bool] = {}
-    tie_breaks = _TableTieBreaks(sorted(sitters))
+    tie_breaks = TableTieBreaks(table_ids=sorted(sitters))
     rows: list[EventRow] = []
     games: dict[str, GameTotals] = {}
     championships: dict[int, ChampionshipRow] = {}
@@ -476,25 +475,6 @@ def player_record(
     )
 
 
-class _TableTieBreaks:
-    """The director's recorded tie-breaks of the record's tables, read in one query the
-    first time a tie at one of them reaches them (most records never do)."""
-
-    def __init__(self, table_ids: list[int]) -> None:
-        self.table_ids = table_ids
-        self._by_table: dict[int, list[list[int]]] | None = None
-
-    def of(self, table_id: int) -> list[list[int]]:
-        if self._by_table is None:
-            self._by_table = defaultdict(list)
-            recorded = TieBreak.objects.filter(table_id__in=self.table_ids)
-            for table, order in recorded.order_by("recorded_at", "pk").values_list(
-                "table_id", "order"
-            ):
-                self._by_table[int(table)].append(list(order))
-        return self._by_table.get(table_id, [])
-
-
 def _table_place(
     table: Table,
     at_table: list[_Sitter],
@@ -502,7 +482,7 @@ def _table_place(
     standing: TableStanding,
     problem: TableProblem | None,
     position: int,
-    tie_breaks: _TableTieBreaks,
+    tie_breaks: TableTieBreaks,
 ) -> int:
     """The player's place at the table as its page orders it (`TableSheet.order`: the
     stage's tie-break precedence and the director's record for the table), so a tie the

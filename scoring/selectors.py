@@ -124,18 +124,19 @@ def confirmed_deals(deals: list[Deal]) -> list[Deal]:
     return deals
 
 
-class StageTieBreaks:
-    """The director's recorded tie-breaks of one stage's tables, read in one query when the
-    first table's tie reaches them, and never otherwise."""
+class TableTieBreaks:
+    """The director's recorded tie-breaks of some tables (those of one stage, or the tables
+    listed), by table, read in one query when the first table's tie reaches them, and never
+    otherwise."""
 
-    def __init__(self, stage_id: int) -> None:
-        self.stage_id = stage_id
+    def __init__(self, *, stage_id: int | None = None, table_ids: Sequence[int] = ()) -> None:
+        self.where = {"stage_id": stage_id} if stage_id is not None else {"table_id__in": table_ids}
         self._by_table: dict[int, list[list[int]]] | None = None
 
     def of(self, table_id: int) -> list[list[int]]:
         if self._by_table is None:
             self._by_table = defaultdict(list)
-            recorded = TieBreak.objects.filter(stage_id=self.stage_id, table__isnull=False)
+            recorded = TieBreak.objects.filter(table__isnull=False, **self.where)
             for table, order in recorded.order_by("recorded_at", "pk").values_list(
                 "table_id", "order"
             ):
@@ -149,7 +150,7 @@ def sheet_of(
     deals: list[Deal],
     variant: Any,
     confirmed_only: bool = False,
-    tie_breaks: StageTieBreaks | None = None,
+    tie_breaks: TableTieBreaks | None = None,
 ) -> TableSheet:
     """The sheet of `table` (its stage and event loaded) from its seats and deals, already
     read: the one way a sheet is made, so every sheet orders its places alike. Sheets of
@@ -165,7 +166,9 @@ def sheet_of(
         problem,
         len(deals) - len(shown),
         precedence=stage_precedence(table.stage),
-        tie_orders=functools.partial((tie_breaks or StageTieBreaks(table.stage_id)).of, table.pk),
+        tie_orders=functools.partial(
+            (tie_breaks or TableTieBreaks(stage_id=table.stage_id)).of, table.pk
+        ),
     )
 
 
@@ -205,7 +208,7 @@ def stages_sheets(
         )
     )
     by_id = {stage.pk: stage for stage in stages}
-    tie_breaks = {stage.pk: StageTieBreaks(stage.pk) for stage in stages}
+    tie_breaks = {stage.pk: TableTieBreaks(stage_id=stage.pk) for stage in stages}
     sheets: dict[int, list[TableSheet]] = {stage.pk: [] for stage in stages}
     for table in tables if stages else ():
         stage = table.stage = by_id[table.stage_id]
