@@ -18,6 +18,7 @@ from formats.championship import (
 )
 from formats.finish import event_finish
 from formats.headtohead import h2h_round_draw
+from formats.playoffs import playoff_open
 from formats.series import series_round_draw
 from leagues.services import league_recompute, season_league_scheme_set
 from rules import RuleViolation
@@ -489,6 +490,16 @@ def _tied_game(seats: int) -> list[dict[str, object]]:
     return deals
 
 
+def _play_off(table: Table, director: User) -> None:
+    """The director has `table`'s tied players play a play-off deal on the site: the
+    second of them goes out, and the confirmed deal records the tie-break."""
+    playoff = playoff_open(table=table, by=director)
+    seats = playoff.seats.count()
+    hands = [_hand(points=25) for _ in range(seats)]
+    hands[1] = _hand()
+    _play(playoff, [{"out": 1, "players": hands}])
+
+
 def _settle_ties(stage: Stage, director: User, rng: random.Random) -> int:
     """Record how the director settled every tie the cut runs through (a card drawn)."""
     settled = 0
@@ -529,6 +540,8 @@ def _play_championship(
             else:
                 entries = [_rutupeli_deal(rng, seats) for _ in range(RUTUPELI_DEALS)]
             _play(table, entries)
+        if tie and stage.number == 1:
+            _play_off(stage.tables.get(number=1), director)
         _settle_ties(stage, director, rng)
         following = championship_stage_close(stage=stage, by=director, seed=seed + stage.number)
         if following.pk == stage.pk:
@@ -538,7 +551,8 @@ def _play_championship(
 
 def demo_championship(club: Club) -> None:
     """A finished 40-player Rutupeli championship, table winners going on, stage after
-    stage to a champion; a tie at the top of a table the director settled by a card draw."""
+    stage to a champion; a tie at the top of table 1 settled by a play-off deal played on
+    the site, any other the cut runs through by a card draw."""
     if Event.objects.filter(club=club, name=CHAMPIONSHIP).exists():
         return
     director = get_user_model().objects.get(username="director")

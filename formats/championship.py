@@ -303,6 +303,21 @@ def tie_break_record(
     if stage is None:
         raise ValueError("a tie-break is recorded on a table or a stage")
     _refuse_unless_director(stage.event, by)
+    return tie_break_save(stage=stage, table=table, method=method, order=order, note=note, by=by)
+
+
+def tie_break_save(
+    *,
+    stage: Stage,
+    table: Table | None,
+    method: str,
+    order: Sequence[int],
+    note: str,
+    by: User | AnonymousUser | None,
+) -> TieBreakRow:
+    """Store how a pending tie of `stage` was settled, once it is checked to be one: the
+    director's record (`tie_break_record`), or a play-off table's confirmed deal
+    (formats.playoffs), which needs no director's hand."""
     state = _close_state(stage)
     number = table.number if table is not None else None
     order = [int(player) for player in order]

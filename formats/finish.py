@@ -43,10 +43,11 @@ def _format_finish_refusal(event: Event) -> RuleViolation | None:
     stages = list(event.stages.order_by("number"))
     preview = next((stage for stage in stages if stage.status == StageStatus.PREVIEW), None)
     if preview is not None:
+        preview.event = event
         return RuleViolation(
-            _("Stage %(number)d is drawn but not seated: confirm its tables or draw it again."),
+            _("%(stage)s is drawn but not seated: confirm its tables or draw it again."),
             code="stage_preview",
-            number=preview.number,
+            stage=preview.label,
         )
     if event.spec.knockout:
         if not any((stage.outcome or {}).get("champion") for stage in stages):

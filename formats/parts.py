@@ -16,6 +16,7 @@ from formats.championship import (
 )
 from formats.forms import DriftDecisionForm, StageCloseForm, TieBreakForm
 from formats.headtohead import h2h_event_standings
+from formats.playoffs import playoff_offered, table_playoffs
 from formats.series import series_preview
 from tournaments.models import Event
 
@@ -43,8 +44,17 @@ def _close(event: Event) -> dict[str, Any] | None:
     section = championship_close_section(event=event)
     if section is None:
         return None
+    tables = [table for _tie, table in section.state.ties if table is not None]
+    playoffs = table_playoffs(tables)
     ties = [
-        {"tie": tie, "table": table, "form": TieBreakForm(tie=tie, prefix=f"tie{tie.table or 0}")}
+        {
+            "tie": tie,
+            "table": table,
+            "form": TieBreakForm(tie=tie, prefix=f"tie{tie.table or 0}"),
+            # A tie at a table may be played off there, where the game has a play-off deal.
+            "playoff": playoffs.get(table.pk) if table else None,
+            "playoff_offered": table is not None and playoff_offered(table),
+        }
         for tie, table in section.state.ties
     ]
     return {

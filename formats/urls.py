@@ -24,6 +24,11 @@ urlpatterns: list[URLPattern] = [
         name="championship_tie_break",
     ),
     path(
+        event + "championship/tables/<int:table_id>/play-off/",
+        views.playoff_view,
+        name="championship_playoff",
+    ),
+    path(
         event + "championship/drift/",
         views.drift_decision_view,
         name="championship_drift_decision",

@@ -22,10 +22,11 @@ from formats.championship import (
 )
 from formats.forms import DriftDecisionForm, StageCloseForm, TieBreakForm
 from formats.headtohead import h2h_round_draw
+from formats.playoffs import playoff_open
 from formats.series import series_round_draw
 from rules import RuleViolation
 from tournaments.models import StageStatus, Table
-from tournaments.permissions import event_for, manage_page
+from tournaments.permissions import event_for, manage_page, table_for
 
 
 @login_required
@@ -51,6 +52,24 @@ def tie_break_view(
         messages.error(request, violation_text(error))
     else:
         messages.success(request, _("The tie-break is recorded."))
+    return manage_page(slug, event_id, "close")
+
+
+@login_required
+@require_POST
+def playoff_view(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
+    table = table_for(slug=slug, event_id=event_id, table_id=table_id, user=request.user)
+    try:
+        playoff = playoff_open(table=table, by=request.user)
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+    else:
+        messages.success(
+            request,
+            _("The play-off is table %(number)d: its players enter and confirm its deal at "
+              "its link, and its result is recorded as the tie-break.")
+            % {"number": playoff.number},
+        )  # fmt: skip
     return manage_page(slug, event_id, "close")
 
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Event
@@ -60,6 +61,19 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} · {self.kind} · {self.get_status_display()}"
+
+    @property
+    def title(self) -> str:
+        """What the job makes, its stage in the event's word: "Score sheets · Round 2"."""
+        number = self.params.get("stage") if isinstance(self.params, dict) else None
+        if not isinstance(number, int):
+            return gettext("Standings")
+        stage = self.event.spec.stage_name(number)
+        if self.kind == "result_sheets":
+            return gettext("Result sheets · %(stage)s") % {"stage": stage}
+        if self.kind == "table_sheets":
+            return gettext("Score sheets · %(stage)s") % {"stage": stage}
+        return gettext("Standings · %(stage)s") % {"stage": stage}
 
 
 class PrintShare(models.Model):

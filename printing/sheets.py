@@ -106,7 +106,7 @@ class PrintedSheet:
     event_name: str
     club_name: str
     date: Any
-    stage: int
+    stage: str  # "Stage 2" or "Round 2": the format's word
     table: int
     seats: list[Seat]
     first_dealer: str
@@ -156,7 +156,7 @@ def _sheets(tables: Sequence[Table]) -> list[TableSheet]:
     for table in tables:
         row = by_pk[table.pk]
         seats, deals = list(row.seats.all()), list(row.deals.all())
-        sheets.append(sheet_of(row, seats, deals, row.stage.event.variant))
+        sheets.append(sheet_of(row, seats, deals, row.variant))
     return sheets
 
 
@@ -376,7 +376,7 @@ def printed_sheet(
         event_name=event.name,
         club_name=event.club.name,
         date=event.date,
-        stage=table.stage.number,
+        stage=table.stage.label,
         table=table.number,
         seats=list(sheet.seats),
         first_dealer=order[0] if order else "",

@@ -221,18 +221,22 @@ class _Sitter:
 
 def _player_seats(player: Player, *, private: bool) -> list[Seat]:
     """The player's seats at seated or finished stages of the events the reader may see,
-    newest first, each with its table, stage and event (only the fields the record reads)."""
+    newest first, each with its table, stage and event (only the fields the record reads).
+    A play-off table's seat is none: its deal is a tie-break, not a table played."""
     visible = Q(table__stage__event__published_at__isnull=False)
     if private:
         visible |= Q(table__stage__event__club=player.club_id)
     seats = list(
-        Seat.objects.filter(visible, player=player, table__stage__status__in=SEATED)
+        Seat.objects.filter(
+            visible, player=player, table__stage__status__in=SEATED, table__playoff_of=None
+        )
         .select_related("table__stage__event")
         .only(
             "table_id",
             "position",
             "player_id",
             "table__number",
+            "table__playoff_of",  # none here (see the filter): read by `Table.variant`
             "table__stage_id",
             "table__stage__number",
             "table__stage__status",
@@ -492,7 +496,7 @@ def _table_place(
         cast("list[Seat]", at_table),
         cast("list[Deal]", deals),
         standing,
-        table.stage.event.variant,
+        table.variant,
         problem,
         precedence=stage_precedence(table.stage),
         tie_orders=functools.partial(tie_breaks.of, table.pk),

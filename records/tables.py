@@ -50,7 +50,8 @@ class PlayerEventsTable(BaseTable):
     # For the download: the page shows these under the event's name.
     date = tables.DateColumn(verbose_name=_("Date"), visible=False, format="Y-m-d")
     game = tables.Column(verbose_name=_("Game"), visible=False)
-    stage = tables.Column(verbose_name=_("Stage"), attrs=NUMBER)
+    # On the page under the event's name, in the event's word for it ("Stage 2 of 4").
+    stage = tables.Column(verbose_name=_("Stage or round"), visible=False)
     table = tables.Column(verbose_name=_("Table"), attrs=NUMBER)
     place = tables.Column(verbose_name=_("Place"), attrs=NUMBER)
     total = tables.Column(verbose_name=_("Total"), attrs=NUMBER)
@@ -70,13 +71,24 @@ class PlayerEventsTable(BaseTable):
             if record.private
             else ""
         )
+        # A stage of an event of several, in the event's word: "Stage 2 of 4", "Round 3 of 5".
+        stage = (
+            format_html(
+                " · {}",
+                gettext("%(stage)s of %(count)d")
+                % {"stage": record.event.spec.stage_name(record.stage), "count": record.stages},
+            )
+            if record.stages > 1
+            else ""
+        )
         return format_html(
-            '<a href="{}">{}</a>{}<br><small>{} · {}</small>',
+            '<a href="{}">{}</a>{}<br><small>{} · {}{}</small>',
             record.event.get_absolute_url(),
             record.event_name,
             private,
             date_format(record.date, "DATE_FORMAT"),
             gettext(record.game),
+            stage,
         )
 
     def render_total(self, record: EventRow) -> SafeString:
@@ -98,9 +110,6 @@ class PlayerEventsTable(BaseTable):
     def render_place(self, record: EventRow) -> str:
         # "2/4": second of the table's four.
         return f"{record.place}/{record.seats}"
-
-    def render_stage(self, record: EventRow) -> str:
-        return f"{record.stage}/{record.stages}"
 
     def value_event(self, record: EventRow) -> str:
         return record.event_name

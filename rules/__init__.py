@@ -32,7 +32,7 @@ from rules.melds import meld_readings, validate_meld
 from rules.notation import MAX_TEXT_LENGTH, format_cards, parse_card, parse_cards, parse_ranks
 from rules.penalties import Hand, check_feasible, hand_from_text, price_hand, price_text
 from rules.results import Arrangement, DealScore, Meld, MeldKind, TableStanding
-from rules.scoring import parse_entry, score_deal, table_standing
+from rules.scoring import parse_entry, playoff_variant, score_deal, table_standing
 from rules.tizlapos import BuliLedger, TizVariant
 from rules.variants import VARIANT_IDS, Contract, Variant, describe_options, get_variant
 
@@ -74,6 +74,7 @@ __all__ = [
     "parse_cards",
     "parse_entry",
     "parse_ranks",
+    "playoff_variant",
     "price_hand",
     "price_text",
     "score_deal",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules.cards import Card
 from rules.contracts import check_contract, laydown_cards
@@ -473,6 +473,18 @@ def _describe(v: Variant, translate: Callable[[str], str]) -> list[tuple[str, st
     ]
 
 
+def playoff(variant: Variant) -> Variant:
+    """One deal of the game's last contract, playable by two: a play-off between players
+    the table left level. The last contract, because the tie order's first test is already
+    the last deal; by two, because a tie is most often between two."""
+    return replace(
+        variant,
+        deals=variant.deals[-1:],
+        cards_dealt=variant.cards_dealt[-1:],
+        min_players=min(variant.min_players, 2),
+    )
+
+
 def _c(sets: int = 0, runs: int = 0) -> Contract:
     return Contract(sets=sets, runs=runs)
 
@@ -539,6 +551,7 @@ RAVAYTYS = register(
         records_ravaytys=True,
         describe=_describe,
         check=_check,
+        playoff=playoff,
     )
 )
 
@@ -588,5 +601,6 @@ RUTUPELI = register(
         tables=_TABLES,
         describe=_describe,
         check=_check,
+        playoff=playoff,
     )
 )

@@ -129,6 +129,10 @@ class GameSpec(Generic[Entry]):
     describe: Callable[[Variant, Translate], list[tuple[str, str]]] = _no_rows
     check: Callable[[Variant], None] = _no_check
     reconcile: Callable[[dict[str, Any], Mapping[str, object]], None] = _no_reconcile
+    # The game of one play-off deal that settles a tie at a table (the tied players alone),
+    # or None where the game has none (a head-to-head or a buli: it always ends with one
+    # winner).
+    playoff: Callable[[Variant], Variant] | None = None
 
     @property
     def name(self) -> str:

@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rules.entries import deal_number
+from rules.errors import RuleViolation
 from rules.games import game_spec
+from rules.i18n import _
 from rules.results import DealScore, TableStanding
 from rules.variants import Variant
 
-__all__ = ["parse_entry", "score_deal", "table_standing"]
+__all__ = ["parse_entry", "playoff_variant", "score_deal", "table_standing"]
 
 
 def parse_entry(variant: Variant, number: int, data: Mapping[str, object]) -> object:
@@ -45,3 +47,24 @@ def table_standing(variant: Variant, seats: int, deal_scores: Sequence[DealScore
     ``standing.ledger`` (Tízlapos Römi).
     """
     return game_spec(variant).standing(variant, seats, deal_scores)
+
+
+def playoff_variant(variant: Variant) -> Variant:
+    """The game of one play-off deal between players a table of ``variant`` left level
+    (its spec's ``playoff``): a table of it ends after that deal, ranked as the game ranks.
+    A game with none (Gin Römi, Tízlapos Römi) raises :class:`rules.RuleViolation`
+    (``"no_playoff"``).
+
+    >>> import rules
+    >>> game = rules.playoff_variant(rules.get_variant("ravaytys"))
+    >>> (game.max_deals, game.min_players, game.contract(1).runs)
+    (1, 2, 1)
+    """
+    spec = game_spec(variant)
+    if spec.playoff is None:
+        raise RuleViolation(
+            _("%(game)s has no play-off deal: record how the tie was settled."),
+            code="no_playoff",
+            game=spec.name,
+        )
+    return spec.playoff(variant)

@@ -86,7 +86,7 @@ def table_history_lines(*, table: Table, names: list[str]) -> list[DealHistory]:
     was kept): the director must be able to reach it to correct or void it.
     """
     versions = deal_history(table=table)
-    family = family_of(table.stage.event.variant)
+    family = family_of(table.variant)
     history = []
     for deal in Deal.objects.filter(table=table).order_by("number"):
         item = DealHistory(number=deal.number, deal=deal)

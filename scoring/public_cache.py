@@ -222,7 +222,9 @@ def _wide_print(event_id: int) -> str:
 
 
 def _table_print(table_id: int) -> str:
-    row = Table.objects.filter(pk=table_id).values_list("results_changed_at", "entry_key").first()
+    row = (
+        Table.everything.filter(pk=table_id).values_list("results_changed_at", "entry_key").first()
+    )
     claims = SeatClaim.objects.filter(table_id=table_id).order_by("position")
     text = repr((row, list(claims.values_list("position", "device", "claimed_at"))))
     return hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()[:16]

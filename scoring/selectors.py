@@ -175,10 +175,10 @@ def sheet_of(
 def table_sheet(*, table: Table, confirmed_only: bool = False) -> TableSheet:
     """`table`'s sheet; `confirmed_only`: its confirmed deals alone (a public page of a
     club that shows confirmed results only)."""
-    table = Table.objects.select_related("stage__event__club").get(pk=table.pk)
+    table = Table.everything.select_related("stage__event__club").get(pk=table.pk)
     seats = list(table.seats.select_related("player").order_by("position"))
     deals = list(table.deals.order_by("number"))
-    return sheet_of(table, seats, deals, table.stage.event.variant, confirmed_only)
+    return sheet_of(table, seats, deals, table.variant, confirmed_only)
 
 
 def event_sheets(*, event: Event, confirmed_only: bool = False) -> list[TableSheet]:

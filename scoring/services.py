@@ -83,7 +83,7 @@ def _locked_table(table: Table, correcting: Actor | None = None) -> Table:
     # The table row only (of=self): joining the stage and event must not lock them too, or
     # a save at one table would wait on a director's work on the event.
     locked = (
-        Table.objects.select_for_update(of=("self",))
+        Table.everything.select_for_update(of=("self",))
         .select_related("stage__event__club")
         .filter(pk=table.pk, entry_key=table.entry_key)
         .first()
@@ -137,7 +137,7 @@ def deal_judge(
     makes a later deal impossible: the message names that deal). The live check and the
     save both call this, so the check never calls right what the save will refuse.
     """
-    variant = table.stage.event.variant
+    variant = table.variant
     seats = table.seats.count()
     deals = list(Deal.objects.filter(table=table).order_by("number")) if deals is None else deals
     score = score_deal(variant, number, entry)
@@ -172,7 +172,7 @@ def deal_record(
     deal was first entered is flagged (scoring.confirmation).
     """
     table = _locked_table(table, correcting=by)
-    variant = table.stage.event.variant
+    variant = table.variant
     deals = list(Deal.objects.filter(table=table).order_by("number"))
     deal = next((d for d in deals if d.number == number), None)
     if deal is None and table.stage.status != StageStatus.CONFIRMED:
@@ -304,9 +304,7 @@ def deal_void(*, deal: Deal, by: Actor, note: str, request_id: str) -> Deal:
     deal = next(d for d in deals if d.pk == deal.pk)
     if _replayed(deal, request_id) or deal.is_voided:
         return deal
-    judge_change(
-        table.stage.event.variant, table.seats.count(), deal_scores(deals), number=deal.number
-    )
+    judge_change(table.variant, table.seats.count(), deal_scores(deals), number=deal.number)
     deal.status = DealStatus.VOIDED
     deal.version += 1
     deal.save(update_fields=["status", "version", "updated_at"])

@@ -85,7 +85,7 @@ def _table_page(
 def _open_table(key: str) -> Table | None:
     # Only a seated (confirmed) stage of an event still in play takes scores.
     return (
-        Table.objects.select_related("stage__event__club")
+        Table.everything.select_related("stage__event__club")
         .filter(entry_key=key, stage__status=StageStatus.CONFIRMED)
         .exclude(stage__event__status=EventStatus.FINISHED)
         .first()
@@ -97,7 +97,7 @@ def _closed_stage_table(key: str, request: HttpRequest) -> Table | None:
     if not request.user.is_authenticated:
         return None
     table = (
-        Table.objects.select_related("stage__event__club")
+        Table.everything.select_related("stage__event__club")
         .filter(
             entry_key=key,
             stage__status=StageStatus.FINISHED,
@@ -112,7 +112,7 @@ def _closed_stage_table(key: str, request: HttpRequest) -> Table | None:
 
 
 def _link_gone(request: HttpRequest, key: str) -> HttpResponse:
-    table = Table.objects.select_related("stage__event__club").filter(entry_key=key).first()
+    table = Table.everything.select_related("stage__event__club").filter(entry_key=key).first()
     event = table.stage.event if table else None
     finished = event is not None and event.status == EventStatus.FINISHED
     template = (
@@ -318,7 +318,7 @@ def _posted_entry(request: HttpRequest, table: Table) -> tuple[DealEntry, DealMe
     seats = list(table.seats.select_related("player").order_by("position"))
     meta = DealMetaForm(request.POST)
     meta.is_valid()
-    return DealEntry(table.stage.event.variant, seats, data=request.POST), meta
+    return DealEntry(table.variant, seats, data=request.POST), meta
 
 
 @require_POST

@@ -281,11 +281,14 @@ def public_table(*, event: Event, table_id: int) -> Table | None:
 def public_stages(*, event: Event) -> list[Stage]:
     """The event's stages whose standings are public: seated or finished (a draw still in
     preview is the director's alone), in order."""
-    return list(
+    stages = list(
         Stage.objects.filter(
             event=event, status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED]
         ).order_by("number")
     )
+    for stage in stages:
+        stage.event = event  # each says its name in the event's word (`Stage.label`)
+    return stages
 
 
 def public_stage(*, event: Event, number: int) -> Stage | None:

@@ -19,7 +19,13 @@ from django.utils.translation import gettext_lazy as _
 from core.places import place_text
 from core.tables import NUMBER, BaseTable, export_name, export_response, paginate_polled
 from standings.selectors import RankingRow
-from standings.standings import BY_MATCH_WINS, BY_STAGE_REACHED, OPTIONAL_COLUMNS, Standings
+from standings.standings import (
+    BY_MATCH_WINS,
+    BY_SERIES_PLACEMENT,
+    BY_STAGE_REACHED,
+    OPTIONAL_COLUMNS,
+    Standings,
+)
 from tournaments.tiebreaks import TOTAL, tie_break_label, tie_break_short_label
 
 # The columns only some formats' standings fill.
@@ -27,6 +33,26 @@ FORMAT_COLUMNS = ("stage", "rounds", "matches", "wins", "byes", "points", "units
 
 # A 1000-player event's ranking: ten pages, each still quick to read on a phone.
 RANKING_PER_PAGE = 100
+
+
+SEQUENCE = (
+    "place", "player", "total", "average", "after_total", "stage", "table", "rounds", "matches",
+    "wins", "byes", "deals", "units", "points", "decided_by",
+)  # fmt: skip
+# The column of the figure a standings ranks by, where it is not the total (or a figure of
+# it, which follow the total): next to the player's name, so a phone shows it without
+# scrolling the table sideways.
+RANKED_COLUMN = {
+    BY_SERIES_PLACEMENT: "points",
+    BY_MATCH_WINS: "wins",
+    BY_STAGE_REACHED: "stage",
+}
+
+
+def _sequence(ranked_by: str | None) -> tuple[str, ...]:
+    key = RANKED_COLUMN.get(ranked_by or "", "total")
+    lead = ("place", "player", key, "total") if key != "total" else ("place", "player", "total")
+    return (*lead, *(name for name in SEQUENCE if name not in lead))
 
 
 class RankingTable(BaseTable):
@@ -76,16 +102,16 @@ class RankingTable(BaseTable):
         # Its caption says which ordering the ranking is in.
         template_name = "standings/ranking_table.html"
         attrs = {"class": "table ranking-table"}
-        # Where and how much a player played, the total, the other figures, the tie-break.
-        sequence = (
-            "place", "player", "stage", "table", "rounds", "matches", "wins", "byes", "deals",
-            "total", "average", "after_total", "units", "points", "decided_by",
-        )  # fmt: skip
+        # The figure the ranking goes by and the total's own figures, then where and how much
+        # a player played, the other figures, the tie-break (`_sequence`: the ranking's own
+        # figure first).
+        sequence = SEQUENCE
 
     def __init__(
         self, data: list[RankingRow], *, standings: Standings | None = None, **kwargs: Any
     ) -> None:
-        super().__init__(data, **kwargs)
+        ranked_by = standings.ranked_by if standings is not None else None
+        super().__init__(data, sequence=_sequence(ranked_by), **kwargs)
         first = data[0] if data else None
         self.caption = ranking_caption(first) if first else ""
         shown = standings.columns if standings is not None else _filled_columns(data)

@@ -316,10 +316,14 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "number", "stage"]
+    list_display = ["__str__", "number", "stage", "playoff_of"]
     search_fields = ["stage__event__name"]
-    readonly_fields = ["entry_key"]
+    readonly_fields = ["entry_key", "playoff_of"]
     inlines = [SeatInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Table]:
+        # The stage's play-off tables too: `Table.objects` leaves them out.
+        return Table.everything.select_related("stage__event")
 
 
 @admin.register(Seat)

@@ -67,7 +67,9 @@ def results_change(
     if reason not in REASONS:
         raise ValueError(f"not a reason for a results change: {reason!r}")
     if table_id is not None:
-        Table.objects.filter(pk=table_id).update(results_changed_at=timezone.now(), **table_fields)
+        Table.everything.filter(pk=table_id).update(
+            results_changed_at=timezone.now(), **table_fields
+        )
     else:
         Event.objects.filter(pk=event_id).update(results_changed_at=timezone.now())
     results_changed.send(

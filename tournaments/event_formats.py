@@ -37,6 +37,7 @@ class EventFormat(models.TextChoices):
 
 Options = Mapping[str, Any]
 ROUND = _("Round %(number)d")
+ROUNDS = _("Rounds")
 THIS_ROUNDS_RANKING = _("This round's ranking")
 Draw = Callable[[Sequence[int], TableBounds, int], list[list[int]]]
 
@@ -86,8 +87,10 @@ class FormatSpec:
     corrects_closed_stages: bool = False
     # The event's ranking settings (mid-evening mode, tie-break order) mean something here.
     ranking_settings: bool = True
-    # The words of a stage ("Stage 2", "Round 2") and of the ranking of the one in play.
+    # The words of a stage ("Stage 2", "Round 2"), of them all, and of the ranking of the
+    # one in play: what every page, sheet and download of the event calls its stages.
     stage_word: Promise = ROUND
+    stages_word: Promise = ROUNDS
     ranking_heading: Promise = THIS_ROUNDS_RANKING
     # What shows it: above the ranking on the public page, on the manage page, and the
     # notice-board sheets it prints besides the standings and seating.
@@ -240,6 +243,7 @@ FORMATS: dict[str, FormatSpec] = {
             later_stages_entrants_only=True,
             corrects_closed_stages=True,
             stage_word=_("Stage %(number)d"),
+            stages_word=_("Stages"),
             ranking_heading=_("This stage's ranking"),
             public_partials=("formats/championship/_bracket.html",),
             manage_partials=("formats/championship/_close.html",),

@@ -6,9 +6,10 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from rules import Variant
+from rules import Variant, playoff_variant
 from tournaments.event_formats import DEFAULT_FORMAT, FormatSpec, format_spec
 from tournaments.event_formats import EventFormat as EventFormat
 
@@ -451,6 +452,11 @@ class Stage(models.Model):
     def __str__(self) -> str:
         return f"{self.event} · {self.number}"
 
+    @property
+    def label(self) -> str:
+        """The stage in its format's one word for it: "Stage 2", or "Round 2"."""
+        return self.event.spec.stage_name(self.number)
+
 
 class TieBreak(models.Model):
     """How the director settled a tie at a table (or, with no table, at a stage's lucky
@@ -497,11 +503,31 @@ def new_seat_pin() -> str:
     return f"{secrets.randbelow(10_000):04d}"
 
 
+class StageTables(models.Manager["Table"]):
+    """A stage's own tables, without its play-off tables: what every draw, standing, sheet,
+    record and league table reads (and `stage.tables`), so a play-off is never counted as a
+    table of its stage. The table's own pages and writes read `Table.everything`."""
+
+    def get_queryset(self) -> models.QuerySet[Table]:
+        return super().get_queryset().filter(playoff_of__isnull=True)
+
+
 class Table(models.Model):
     stage = models.ForeignKey(
         Stage, on_delete=models.CASCADE, related_name="tables", verbose_name=_("stage")
     )
     number = models.PositiveSmallIntegerField(_("table number"))
+    # A play-off table: one deal between the players `playoff_of` left level, whose result
+    # is recorded as that table's tie-break (formats.playoffs). Numbered after the stage's
+    # tables; entered and confirmed like any table, counted in nothing else.
+    playoff_of = models.ForeignKey(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("play-off for"),
+    )
     # The table's private score-entry link: unguessable, and replaced when revoked.
     entry_key = models.CharField(_("entry key"), max_length=32, unique=True, default=new_entry_key)
     # Set by the first score saved here (under this row's lock): from then on the stage's
@@ -512,8 +538,13 @@ class Table(models.Model):
     # a row the other tables share (tournaments.changes).
     results_changed_at = models.DateTimeField(_("results changed"), null=True, blank=True)
 
+    # Meta names the default: `objects`, the stage's own tables (and so `stage.tables`).
+    everything = models.Manager()
+    objects = StageTables()
+
     class Meta:
         ordering = ["stage", "number"]
+        default_manager_name = "objects"
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         constraints = [
@@ -521,10 +552,27 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.stage.event} · {_('table')} {self.number}"
+        return f"{self.stage.event} · {self.label}"
+
+    @property
+    def label(self) -> str:
+        """What the table's own pages call it: "Table 3", or "Play-off 9 (table 3)"."""
+        if self.playoff_of is None:
+            return gettext("Table %(number)d") % {"number": self.number}
+        return gettext("Play-off %(number)d (table %(table)d)") % {
+            "number": self.number,
+            "table": self.playoff_of.number,
+        }
 
     def get_entry_url(self) -> str:
         return reverse("table_entry", kwargs={"key": self.entry_key})
+
+    @property
+    def variant(self) -> Variant:
+        """The game this table plays (its stage and event loaded): the event's, or, at a
+        play-off table, the game's one play-off deal."""
+        game = self.stage.event.variant
+        return playoff_variant(game) if self.playoff_of_id is not None else game
 
 
 class Seat(models.Model):

@@ -55,7 +55,7 @@ def table_for(
     """A table of the club's event, for someone of `role` there (as `event_for`)."""
     club, _membership = get_club_for(slug=slug, user=user, role=role)
     return get_object_or_404(
-        Table.objects.select_related("stage__event__club"),
+        Table.everything.select_related("stage__event__club"),
         pk=table_id,
         stage__event_id=event_id,
         stage__event__club=club,

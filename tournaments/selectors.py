@@ -414,7 +414,7 @@ def late_arrivals(*, event: Event) -> LateArrivals | None:
         .order_by("number")
         if len(table.seats.all()) < bounds.max_size
     ]
-    last = Table.objects.filter(stage=stage).aggregate(last=Max("number"))["last"] or 0
+    last = Table.everything.filter(stage=stage).aggregate(last=Max("number"))["last"] or 0
     open_tables = [OpenTable(table.pk, table.number, len(table.seats.all())) for table in tables]
     return LateArrivals(
         stage=stage,

@@ -243,7 +243,7 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
             # one withdrawn since (marked absent): the stage plays one short without them.
             withdrawn = event.registrations.filter(status=RegistrationStatus.WITHDRAWN)
             player_ids = list(
-                Seat.objects.filter(table__stage=stage)
+                Seat.objects.filter(table__stage=stage, table__playoff_of=None)
                 .exclude(player_id__in=withdrawn.values("player_id"))
                 .order_by("table__number", "position")
                 .values_list("player_id", flat=True)
@@ -269,8 +269,9 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
 def _refuse_if_scored(stage: Stage) -> None:
     if stage_is_frozen(stage=stage):
         raise RuleViolation(
-            _("Scores have been entered at this stage: the draw can no longer change."),
+            _("%(stage)s: scores have been entered, so its draw can no longer change."),
             code="draw_has_scores",
+            stage=stage.label,
         )
 
 
@@ -304,7 +305,7 @@ def seat_swap(*, first: Seat, second: Seat) -> None:
     """
     if first.table.stage_id != second.table.stage_id:
         raise RuleViolation(
-            _("Both seats must be of the stage being drawn."), code="swap_across_stages"
+            _("Both seats must be of the draw being checked."), code="swap_across_stages"
         )
     stage = _lock_stage(first.table.stage_id)
     _lock_tables(Table.objects.filter(pk__in={first.table_id, second.table_id}))
@@ -393,7 +394,7 @@ def late_arrivals_seat(
                 number=table.number,
                 max=bounds.max_size,
             )
-    last_table = Table.objects.filter(stage=stage).aggregate(last=Max("number"))["last"] or 0
+    last_table = Table.everything.filter(stage=stage).aggregate(last=Max("number"))["last"] or 0
     for number, group in enumerate(new_tables, start=last_table + 1):
         if not bounds.min_size <= len(group) <= bounds.max_size:
             raise RuleViolation(

@@ -1,7 +1,8 @@
 """A 9-player Rutupeli table-winner championship on phones, from check-in to champion: the
-director draws and closes each stage on the manage page and settles a tie there; every deal
-of every table (three tables of three, then the final: 28 deals) is entered at its table's
-page by one phone and confirmed by another phone at a different seat."""
+director draws and closes each stage on the manage page, and has a tie played off on the
+site (one deal at a play-off table of its own); every deal of every table (three tables of
+three, the play-off, then the final: 29 deals) is entered at its table's page by one phone
+and confirmed by another phone at a different seat."""
 
 from __future__ import annotations
 
@@ -78,7 +79,13 @@ class TablePhones:
         page.get_by_role("button", name=f"Confirm deal {number}").click()
         expect(page.get_by_text(f"Deal {number} confirmed.")).to_be_visible()
 
-    def play(self, deals: list[tuple[int, list[int]]], name: str, winner: str | None) -> None:
+    def play(
+        self,
+        deals: list[tuple[int, list[int]]],
+        name: str,
+        winner: str | None,
+        wins: str = "wins the table.",
+    ) -> None:
         """The whole game, every deal entered on one phone and confirmed on the other; the
         page then names the table's `winner` (None: a tie, left to the director)."""
         for number, (out, points) in enumerate(deals, start=1):
@@ -88,7 +95,7 @@ class TablePhones:
             self.confirm(number)
         expect(self.checker.get_by_text("The game is over. Thank you!")).to_be_visible()
         if winner is not None:
-            expect(self.checker.get_by_text(f"{winner} wins the table.")).to_be_visible()
+            expect(self.checker.get_by_text(f"{winner} {wins}")).to_be_visible()
         else:  # level at the top: the page names nobody, the director settles it
             expect(self.checker.get_by_text("the director settles the win")).to_be_visible()
             expect(self.checker.get_by_text("wins the table")).to_have_count(0)
@@ -150,7 +157,8 @@ def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone
         phones.play(deals, name, winner)
         assert_saved(table, deals)
 
-    # The close is blocked by the tie at table 1: the director records a card draw.
+    # The close is blocked by the tie at table 1: the director has it played off on the
+    # site, one deal between the two at a table of its own, entered and confirmed there.
     first, second, _third = names_of(one)
     phone.goto(manage)
     phone.reload()  # the page was last at the same address with an anchor: load it anew
@@ -160,17 +168,26 @@ def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone
     expect(close.get_by_role("button", name="Close the stage and draw stage 2")).to_have_count(0)
     close.scroll_into_view_if_needed()
     shoot(phone, "championship-tie")
-    close.get_by_label("How it was settled").select_option("card_draw")
-    close.get_by_label("Place 1").select_option(label=second)
-    close.get_by_label("Place 2").select_option(label=first)
-    close.get_by_label("Note").fill("high card")
-    close.get_by_role("button", name="Record the tie-break").click()
-    expect(phone.get_by_text("The tie-break is recorded.")).to_be_visible()
+    close.get_by_role("button", name="Play a play-off deal on the site").click()
+    expect(phone.get_by_text("The play-off is table 4")).to_be_visible()
+    close = phone.locator("#close")
+    expect(close).to_contain_text("Play-off at table 4")
+    close.scroll_into_view_if_needed()
+    shoot(phone, "championship-playoff-open")
+    href = close.get_by_role("link", name="Open the play-off's score entry").get_attribute("href")
+    playoff = Table.everything.get(playoff_of=one)
+    assert href == playoff.get_entry_url() and names_of(playoff) == [first, second]
+    phones = TablePhones(browser, f"{live_server.url}{href}")
+    expect(phones.scorer.locator("h1")).to_contain_text("Play-off 4 (table 1)")
+    phones.play([(1, [25, 0])], "playoff", second, wins="wins the play-off, and with it the tie")
+    phone.goto(manage)
+    phone.reload()
+    close = phone.locator("#close")
+    expect(close).to_contain_text("Decided by a tie-break: play-off deal.")
 
     # Before committing: who goes on and why, the tie-break that decided named.
     close = phone.locator("#close")
     expect(close.locator("ol.advancers li")).to_have_count(3)
-    expect(close).to_contain_text("Decided by a tie-break: card draw: high card.")
     winners = [second, names_of(two)[0], names_of(three)[0]]
     for name in winners:
         expect(close.locator("ol.advancers")).to_contain_text(name)

@@ -77,11 +77,18 @@ def test_the_director_draws_round_two_without_repeats_and_the_public_sees_the_ro
     expect(standings.get_by_role("heading", name="Round by round")).to_be_visible()
     expect(standings).to_contain_text("2 of 5 rounds played or in play.")
     expect(standings).to_contain_text("Ranked by the total of every round's points, lowest first.")
-    expect(standings.locator("thead th")).to_have_text(["Place", "Player", "R1", "R2", "Total"])
+    expect(standings.locator("thead th")).to_have_text(["Place", "Player", "Total", "R1", "R2"])
     expect(standings.locator("tbody tr")).to_have_count(16)
     # The event's standings, the same order, in the page's one ranking table.
     ranking = phone.locator("table.ranking-table tbody tr")
     expect(ranking).to_have_count(16)
     first = standings.locator("tbody tr").first.locator("td").nth(1).inner_text()
     expect(ranking.first).to_contain_text(first)
+    # On a phone the totals are on the screen, without scrolling either table sideways.
+    for total in (
+        standings.locator("thead th", has_text="Total"),
+        phone.locator("table.ranking-table thead th", has_text="Total"),
+    ):
+        box = total.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= 390
     shoot(phone, "series-public-standings")

@@ -198,7 +198,8 @@ def test_a_thousand_player_standings_take_the_queries_of_a_hundred_and_repeat_th
         shown = re.findall(r"Player \d{4}", "\n".join(pages))
         assert sorted(shown) == sorted(player.name for player in people)
         # Every page repeats the table's header.
-        assert len(pages) > 1 and all("# Player Table Deals" in page for page in pages)
+        header = "# Player Total Per deal Table Deals"
+        assert len(pages) > 1 and all(header in page for page in pages)
     assert counts[100] == counts[1000]
     print(f"standings render: 100 players {seconds[100]:.2f} s, 1000 {seconds[1000]:.2f} s")
 

@@ -109,7 +109,7 @@ def test_after_the_same_deals_both_have_0_after_one_deal_and_share_first_place(
     rows = body_rows(html)
     assert [row[0] for row in rows[:2]] == ["=1", "=1"]
     thirty_cells = next(row for row in rows if row[1] == names(two)[0])
-    assert thirty_cells[4].rstrip("*") == "30" and thirty_cells[5] == "0"
+    assert thirty_cells[2].rstrip("*") == "30" and thirty_cells[3] == "0"
 
 
 def test_the_two_modes_order_the_same_players_differently(client):

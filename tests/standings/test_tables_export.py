@@ -128,8 +128,8 @@ def test_a_long_ranking_is_paged_a_hundred_at_a_time_and_sortable(client):
 def test_the_ranking_keeps_its_marks(client, night):
     event, _tables = night
     html = client.get(event.get_absolute_url()).content.decode()
-    table_one = [cells(row) for row in body_rows(html) if cells(row)[2] == "1"]
-    assert len(table_one) == 4 and all(row[4].endswith("*") for row in table_one)
+    table_one = [cells(row) for row in body_rows(html) if cells(row)[4] == "1"]  # after Per deal
+    assert len(table_one) == 4 and all(row[2].endswith("*") for row in table_one)
     assert 'class="unconfirmed"' in html
     # The column headers sort; the deals column does not.
     assert 'href="?sort=total"' in html and 'href="?sort=deals"' not in html
@@ -253,11 +253,11 @@ def test_the_ranking_downloads_as_csv_with_every_row(client, night):
     assert response.content.startswith("\ufeff".encode())  # Excel reads it as UTF-8
     header, *rows = read_csv(response)
     # The points per deal are in the download whatever the ranking goes by.
-    assert header == ["#", "Player", "Table", "Deals", "Total", "Per deal", "Decided by"]
+    assert header == ["#", "Player", "Total", "Per deal", "Table", "Deals", "Decided by"]
     ranking = event_ranking(event=event)
     assert len(rows) == len(ranking) == 8
-    assert [row[:5] for row in rows] == [
-        [str(r.place), r.player, str(r.table), str(r.deals), str(r.total)] for r in ranking
+    assert [row[:3] + row[4:6] for row in rows] == [
+        [str(r.place), r.player, str(r.total), str(r.table), str(r.deals)] for r in ranking
     ]
     # The tie-break that set a row apart is named; the total (or the first row) is blank.
     assert all(
@@ -272,19 +272,25 @@ def test_the_ranking_downloads_as_xlsx_with_numbers(client, night):
     assert filename(response) == "rutupeli-night-ranking.xlsx"
     title, (header, *rows) = read_xlsx(response)
     assert title == "Ranking"
-    assert header == ("#", "Player", "Table", "Deals", "Total", "Per deal", "Decided by")
+    assert header == ("#", "Player", "Total", "Per deal", "Table", "Deals", "Decided by")
     ranking = event_ranking(event=event)
-    assert [row[:5] for row in rows] == [
-        (r.place, r.player, r.table, r.deals, r.total) for r in ranking
+    assert [row[:3] + row[4:6] for row in rows] == [
+        (r.place, r.player, r.total, r.table, r.deals) for r in ranking
     ]
-    assert sum(row[4] for row in rows) == sum(r.total for r in ranking) > 0
+    assert sum(row[2] for row in rows) == sum(r.total for r in ranking) > 0
 
 
 def test_downloads_speak_the_readers_language(client, night):
     event, tables = night
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fi"
     response = ranking_export(client, event, "csv")
-    assert read_csv(response)[0][:5] == ["#", "Pelaaja", "Pöytä", "Jaot", "Yhteensä"]
+    assert read_csv(response)[0][:3] + read_csv(response)[0][4:6] == [
+        "#",
+        "Pelaaja",
+        "Yhteensä",
+        "Pöytä",
+        "Jaot",
+    ]
     assert filename(response) == "rutupeli-night-sijoitukset.csv"
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "hu"
     title, (header, *_rows) = read_xlsx(totals_export(client, tables[0], "xlsx"))
@@ -422,11 +428,11 @@ def test_a_tables_download_takes_a_fixed_number_of_queries(client, django_assert
 def test_downloads_leave_unconfirmed_deals_out_where_the_club_shows_confirmed_only(client, night):
     event, tables = night  # table 1's deal 1 waits for its confirmation
     shown = read_csv(ranking_export(client, event, "csv"))[1:]
-    assert sum(int(row[4]) for row in shown) > 0
+    assert sum(int(row[2]) for row in shown) > 0
     event.club.public_confirmed_only = True
     event.club.save()
-    _header, *rows = read_csv(ranking_export(client, event, "csv"))
-    assert [int(row[4]) for row in rows] == [0] * 8  # nothing confirmed yet: no points
-    assert {row[3] for row in rows} == {"0"}
+    header, *rows = read_csv(ranking_export(client, event, "csv"))
+    assert [int(row[2]) for row in rows] == [0] * 8  # nothing confirmed yet: no points
+    assert {row[header.index("Deals")] for row in rows} == {"0"}
     _header, *totals = read_csv(totals_export(client, tables[0], "csv"))
     assert all(int(row[2]) == 0 for row in totals)

@@ -179,16 +179,19 @@ def test_demo_has_a_finished_forty_player_championship_with_a_settled_tie(db):
     for stage, following in itertools.pairwise(stages):
         advancers = {row["player"] for row in stage.outcome["advancers"]}
         assert advancers == {p for table in stage_tables(following) for p in table}
-    # The tie the director settled is recorded, and the stage's outcome cites it.
+    # The tie was played off on the site: its one-deal table's confirmed result is the
+    # recorded tie-break, and the stage's outcome cites it.
     (tie,) = TieBreak.objects.filter(stage__event=event)
-    assert tie.table is not None and tie.recorded_by.username == "director"
-    assert len(tie.order) == 2 and tie.note
+    (playoff,) = Table.everything.filter(playoff_of__isnull=False, stage__event=event)
+    assert tie.table == playoff.playoff_of and tie.method == "playoff_deal"
+    assert tie.order == [seat.player_id for seat in playoff.seats.order_by("-position")]
+    assert playoff.deals.get().is_confirmed
     cited = [row for row in tie.stage.outcome["advancers"] if row["tie_break"] is not None]
     assert [row["player"] for row in cited] == [tie.order[0]]
     assert tie.order[1] in {row["player"] for row in tie.stage.outcome["eliminated"]}
-    # Every deal was entered and confirmed, as at a real table.
+    # Every deal was entered and confirmed, as at a real table (and the play-off's one).
     deals = Deal.objects.filter(table__stage__event=event)
-    assert deals.count() == 7 * sum(len(stage_tables(stage)) for stage in stages)
+    assert deals.count() == 7 * sum(len(stage_tables(stage)) for stage in stages) + 1
     assert not deals.exclude(status=DealStatus.CONFIRMED).exists()
     assert championship_bracket(event=event) is not None
 
