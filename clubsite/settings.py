@@ -197,6 +197,10 @@ else:
 # every request, so several processes without Redis still never serve an old result.
 PUBLIC_CACHE = "default"
 PUBLIC_CACHE_SHARED = env_bool("PUBLIC_CACHE_SHARED", bool(REDIS_URL))
+# With a shared cache, deals saved at the tables make a new public version of their event at
+# most this often (seconds; 0: at every deal): the spectators' polls in between are 304s, and
+# one request builds the new version while the others are served the one before.
+PUBLIC_COALESCE_SECONDS = env_int("PUBLIC_COALESCE_SECONDS", 5)
 
 # Celery: a real broker when REDIS_URL is set, otherwise tasks run inline (eager) so a
 # developer has nothing else to start. Eager results are stored so progress pages work.

@@ -22,6 +22,8 @@ from django.dispatch import receiver
 from core.conditional import cache_delete_many
 from scoring.models import SeatClaim
 from scoring.public_cache import (
+    change_pending,
+    coalesced,
     seat_key,
     stamp_key,
     stamps_store,
@@ -47,9 +49,19 @@ def _event_changed(event_id: int, *, every_table: bool = True) -> None:
 @receiver(results_changed, dispatch_uid="scoring.cache_receivers.results_changed")
 def _results_changed(sender: Any, *, event_id: int, table_id: int | None, **kwargs: Any) -> None:
     # A change at one table (its deals) is that table's; any other concerns every table.
-    _event_changed(event_id, every_table=table_id is None)
-    if table_id is not None:
-        _table_changed(table_id)
+    if table_id is None:
+        _event_changed(event_id)
+        return
+    _table_changed(table_id)
+    if coalesced():
+        # 250 tables change results about every second: the event's public version follows
+        # them at most every few seconds (scoring.public_cache.coalesced). Marked at once (a
+        # test's transaction never commits) and again on commit, in case a request renewed
+        # the version from the database in between, before the change was there to read.
+        change_pending(event_id)
+        transaction.on_commit(partial(change_pending, event_id))
+    else:
+        _event_changed(event_id, every_table=False)
 
 
 @receiver(post_save, sender=Event, dispatch_uid="scoring.cache_receivers.event_saved")

@@ -56,12 +56,13 @@ SEAT_TTL = 6 * 3600
 RENDER_CLAIM = 10
 
 
-class Stamp(TypedDict):
+class Stamp(TypedDict, total=False):
     token: str  # changes with every results change (or when the stamp is stored again)
     slug: str
     public: bool
     changed: float  # the event's results version as a timestamp: Last-Modified
     checked: float  # when it was last found to be the database's (time.time())
+    stored: float  # when it was made (time.time()): a coalesced change waits for its age
 
 
 def stamp_key(event_id: int) -> str:
@@ -74,6 +75,16 @@ def seat_key(table_id: int) -> str:
 
 def wide_key(event_id: int) -> str:
     return f"lappu:evwide:{event_id}"
+
+
+def pending_key(event_id: int) -> str:
+    """Marks an event whose tables changed since its stamp was made (a coalesced change)."""
+    return f"lappu:evpending:{event_id}"
+
+
+def stamp_keys(event_id: int) -> list[str]:
+    """What `event_stamp` reads, in one round trip: the stamp, and whether a change waits."""
+    return [stamp_key(event_id), pending_key(event_id)]
 
 
 def part_key(kind: str, event_id: int, token: str, variant: str) -> str:
@@ -112,7 +123,37 @@ def _stamp_of(row: dict[str, Any]) -> Stamp:
         "public": row["published_at"] is not None,
         "changed": changed.timestamp(),
         "checked": time.time(),
+        "stored": time.time(),
     }
+
+
+def coalesced() -> float:
+    """How long a table's change waits for the event's next public version (0: none): only
+    with a shared cache, whose waiting mark every process sees."""
+    return float(getattr(settings, "PUBLIC_COALESCE_SECONDS", 0)) if shared() else 0.0
+
+
+def change_pending(event_id: int) -> None:
+    """A table's change was committed: the event's public version is renewed once the
+    current one is `coalesced()` seconds old, by the first request that asks then."""
+    cache_add(pending_key(event_id), time.time(), STAMP_TTL)
+
+
+def _renewed(event_id: int, stamp: Stamp, found: dict[str, Any]) -> Stamp | None:
+    """The stamp that follows `stamp` when a coalesced change waits and `stamp` has served
+    its time (one request renews it; the others keep `stamp` meanwhile), else None."""
+    waiting = found.get(pending_key(event_id))
+    if waiting is None or time.time() - float(stamp.get("stored") or 0) < coalesced():
+        return None
+    if not cache_claim(f"lappu:restamp:{event_id}:{stamp.get('token')}", STAMP_TTL):
+        return stamp
+    # Dropped before the database is read: a change committed after the read marks anew.
+    cache_delete_many([pending_key(event_id)])
+    row = _stamp_rows(Event.objects.filter(pk=event_id)).first()
+    if row is None:
+        return None
+    fresh = _stamp_of(row)
+    return fresh if cache_set(stamp_key(event_id), fresh, STAMP_TTL) else stamp
 
 
 def event_stamp(event_id: int, found: dict[str, Any] | None) -> Stamp | None:
@@ -123,6 +164,8 @@ def event_stamp(event_id: int, found: dict[str, Any] | None) -> Stamp | None:
         return None
     key = stamp_key(event_id)
     stamp: Stamp | None = found.get(key)
+    if stamp is not None and coalesced() and (renewed := _renewed(event_id, stamp, found)):
+        return renewed
     if stamp is not None and shared() and not _due(stamp, key):
         return stamp
     row = _stamp_rows(Event.objects.filter(pk=event_id)).first()
@@ -160,6 +203,8 @@ def checked_stamp(stamp: Stamp | None, event: Event) -> Stamp | None:
     that is gone). None stays None: the cache could not be read."""
     if stamp is None:
         return None
+    if coalesced() and time.time() - float(stamp.get("stored") or 0) < coalesced():
+        return stamp  # younger than a coalesced change waits: current enough by design
     row = {
         "results_version": event_results_version(event),
         "published_at": event.published_at,

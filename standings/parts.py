@@ -22,7 +22,7 @@ from scoring.public_cache import (
     event_stamp,
     language,
     ranking_query,
-    stamp_key,
+    stamp_keys,
 )
 from scoring.selectors import event_sheets
 from standings.standings import event_standings
@@ -66,7 +66,7 @@ def public_part(
 
 
 def stamp_of(event_id: int) -> Stamp | None:
-    return event_stamp(event_id, cache_get_many([stamp_key(event_id)]))
+    return event_stamp(event_id, cache_get_many(stamp_keys(event_id)))
 
 
 def last_modified(stamp: Stamp | None) -> float | None:

@@ -27,6 +27,14 @@ def _fast_passwords(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _public_versions_at_once(request: pytest.FixtureRequest, settings) -> None:
+    """A test reads the public page right after the save it made: each change makes its
+    public version at once, unless the test is about coalescing them (marked `coalesced`)."""
+    if "coalesced" not in request.keywords:
+        settings.PUBLIC_COALESCE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _celery_inline(request: pytest.FixtureRequest) -> None:
     """Tasks run inline unless a test asks for the real worker, which then owns the queue."""
     from clubsite.celery import app

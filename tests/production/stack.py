@@ -20,7 +20,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,25 +116,25 @@ def _run(command: list[str], env: dict[str, str]) -> str:
     return done.stdout + done.stderr
 
 
-def _database_urls(server_url: str) -> tuple[str, str]:
+def _database_urls(server_url: str, database: str) -> tuple[str, str]:
     """(the lane's database, the server's maintenance database) on the PostgreSQL server
     that `server_url` names."""
     parts = urlsplit(server_url)
     return (
-        urlunsplit(parts._replace(path="/" + DATABASE)),
+        urlunsplit(parts._replace(path="/" + database)),
         urlunsplit(parts._replace(path="/postgres")),
     )
 
 
-def _fresh_database(maintenance_url: str) -> None:
+def _fresh_database(maintenance_url: str, database: str) -> None:
     with psycopg.connect(maintenance_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DATABASE}"')
+        conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{database}"')
 
 
-def _drop_database(maintenance_url: str) -> None:
+def _drop_database(maintenance_url: str, database: str) -> None:
     with psycopg.connect(maintenance_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+        conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
 
 def _flush_redis(url: str) -> None:
@@ -169,9 +169,21 @@ def _wait_worker(stack: Stack, proc: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def build_stack(home: Path, *, server_url: str, redis_url: str) -> Iterator[Stack]:
-    database_url, maintenance_url = _database_urls(server_url)
-    redis_url = urlunsplit(urlsplit(redis_url)._replace(path=f"/{REDIS_DB}"))
+def build_stack(
+    home: Path,
+    *,
+    server_url: str,
+    redis_url: str,
+    load: Callable[[Stack], None] | None = None,
+    workers: int | None = None,
+    settings_module: str = "clubsite.settings",
+    database: str = DATABASE,
+    redis_db: int = REDIS_DB,
+) -> Iterator[Stack]:
+    """The stack, its database loaded with the demo (or by `load`, e.g. the load
+    rehearsal's event); `workers`: gunicorn's processes instead of the Dockerfile's."""
+    database_url, maintenance_url = _database_urls(server_url, database)
+    redis_url = urlunsplit(urlsplit(redis_url)._replace(path=f"/{redis_db}"))
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     env = {
@@ -180,7 +192,7 @@ def build_stack(home: Path, *, server_url: str, redis_url: str) -> Iterator[Stac
         if not key.startswith(("DJANGO_", "PYTEST_", "CELERY_", "DATABASE_", "REDIS_"))
     }
     env.update(
-        DJANGO_SETTINGS_MODULE="clubsite.settings",
+        DJANGO_SETTINGS_MODULE=settings_module,
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="127.0.0.1,localhost",
@@ -197,7 +209,7 @@ def build_stack(home: Path, *, server_url: str, redis_url: str) -> Iterator[Stac
         PYTHONUNBUFFERED="1",
     )
     stack = Stack(base=base, env=env, home=home, port=port)
-    _fresh_database(maintenance_url)
+    _fresh_database(maintenance_url, database)
     _flush_redis(redis_url)
     procs: dict[str, subprocess.Popen[bytes]] = {}
     try:
@@ -205,8 +217,14 @@ def build_stack(home: Path, *, server_url: str, redis_url: str) -> Iterator[Stac
         # README's claim about the production settings, held to on every run.
         stack.manage("check", "--deploy", "--fail-level", "WARNING")
         stack.manage("collectstatic", "--noinput")
-        stack.manage("demo_load")
-        for name, command in (("worker", worker_command()), ("gunicorn", dockerfile_command(port))):
+        if load is None:
+            stack.manage("demo_load")
+        else:
+            load(stack)
+        web = dockerfile_command(port)
+        if workers is not None:
+            web[web.index("--workers") + 1] = str(workers)
+        for name, command in (("worker", worker_command()), ("gunicorn", web)):
             stack.logs[name] = home / f"{name}.log"
             with stack.logs[name].open("wb") as log:
                 procs[name] = subprocess.Popen(
@@ -227,4 +245,4 @@ def build_stack(home: Path, *, server_url: str, redis_url: str) -> Iterator[Stac
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
         _flush_redis(redis_url)
-        _drop_database(maintenance_url)
+        _drop_database(maintenance_url, database)

@@ -374,3 +374,45 @@ def test_a_table_polls_etag_from_before_a_cache_rollback_is_caught_too(table):
         after = phone.get(poll, headers={"if-none-match": tag})
     assert after.status_code == 200
     assert "Confirm deal 1" in after.content.decode()
+
+
+# -- coalesced versions ----------------------------------------------------------------------
+
+
+@pytest.mark.coalesced
+def test_deals_saved_within_the_window_keep_the_spectators_polls_at_304(client, table, settings):
+    """At 250 tables a result changes every second: the event's public version follows the
+    tables at most every PUBLIC_COALESCE_SECONDS, so a poll in between is a 304, and the
+    first poll after it gets the new results (one request builds them)."""
+    settings.PUBLIC_COALESCE_SECONDS = 5
+    event = table.stage.event
+    first = client.get(live_url(event))
+    save_deal(seated_client(table, 0), table)
+    soon = client.get(live_url(event), headers={"if-none-match": first["ETag"]})
+    assert soon.status_code == 304  # the deal waits for the window
+    with _later(settings.PUBLIC_COALESCE_SECONDS + 0.5):
+        after = client.get(live_url(event), headers={"if-none-match": first["ETag"]})
+        assert after.status_code == 200 and 'class="unconfirmed"' in after.content.decode()
+        # Renewed once: the next poll holds the new version.
+        again = client.get(live_url(event), headers={"if-none-match": after["ETag"]})
+        assert again.status_code == 304
+
+
+@pytest.mark.coalesced
+def test_a_change_that_concerns_every_table_is_public_at_once(client, table, settings):
+    settings.PUBLIC_COALESCE_SECONDS = 5
+    event = table.stage.event
+    first = client.get(live_url(event))
+    Event.objects.get(pk=event.pk).save()  # the event's own row: a name, a setting
+    after = client.get(live_url(event), headers={"if-none-match": first["ETag"]})
+    assert after.status_code == 200
+
+
+@pytest.mark.coalesced
+def test_a_table_poll_sees_its_own_deal_at_once(table, settings):
+    settings.PUBLIC_COALESCE_SECONDS = 5
+    phone = seated_client(table, 1)
+    first = phone.get(table_live_url(table))
+    save_deal(seated_client(table, 0), table)
+    after = phone.get(table_live_url(table), headers={"if-none-match": first["ETag"]})
+    assert after.status_code == 200
