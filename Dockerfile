@@ -40,4 +40,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"]
 # --timeout 120: a big event's standings PDF is made in the request that asks for it first
 # (14-22 s for 1000 players); gunicorn's default 30 s would leave little to spare.
-CMD ["gunicorn", "clubsite.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "120", "--access-logfile", "-"]
+CMD ["gunicorn", "clubsite.wsgi:application", "--config", "python:clubsite.gunicorn", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "120", "--access-logfile", "-"]

@@ -201,6 +201,11 @@ PUBLIC_CACHE_SHARED = env_bool("PUBLIC_CACHE_SHARED", bool(REDIS_URL))
 # most this often (seconds; 0: at every deal): the spectators' polls in between are 304s, and
 # one request builds the new version while the others are served the one before.
 PUBLIC_COALESCE_SECONDS = env_int("PUBLIC_COALESCE_SECONDS", 5)
+# When at least this many connections wait for a gunicorn worker, the spectators' polls are
+# answered at once with the copy they show (core.load), so the tables' saves behind them
+# are reached sooner (0: never); they are asked to come back after SHED_RETRY_AFTER seconds.
+SHED_QUEUE = env_int("SHED_QUEUE", 24)
+SHED_RETRY_AFTER = env_int("SHED_RETRY_AFTER", 10)
 
 # Celery: a real broker when REDIS_URL is set, otherwise tasks run inline (eager) so a
 # developer has nothing else to start. Eager results are stored so progress pages work.

@@ -13,6 +13,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
+from core.load import shed_when_busy
 from core.places import place_text
 from standings.parts import live_context, public_part
 from tournaments.models import Event
@@ -41,6 +42,7 @@ def event_screen(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     )
 
 
+@shed_when_busy
 def event_screen_live(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     return public_part(
         request,

@@ -7,6 +7,7 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
 from core.conditional import with_validators
+from core.load import shed_when_busy
 from scoring.public_cache import (
     cached_part,
     checked_stamp,
@@ -43,6 +44,7 @@ def event_public(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     return with_validators(response, tag if current else None, last_modified(stamp))
 
 
+@shed_when_busy
 def event_live(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     """The part of the public page that refreshes itself (htmx polling): a poll that finds
     nothing new is answered 304 from one cache read."""

@@ -1,0 +1,187 @@
+"""core.load: a saturated server answers the spectators' polls at once with the copy they
+hold, and never sheds a table's requests. The queue's length is read from a real listening
+socket, and gunicorn (as the Dockerfile starts it) tells each worker its sockets."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from core import load
+from tests.production.stack import dockerfile_command
+from tests.scoring.conftest import seated_event
+from tournaments.services import event_publish
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def queue() -> Iterator[list[socket.socket]]:
+    """A listening socket registered as the server's; connect to it to fill its backlog."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    waiting: list[socket.socket] = []
+
+    def fill(count: int) -> None:
+        waiting.extend(socket.create_connection(listener.getsockname()) for _ in range(count))
+        deadline = time.monotonic() + 2
+        while load.waiting() < len(waiting) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    load.listen_on([listener])
+    try:
+        yield fill  # type: ignore[misc]
+    finally:
+        load.listen_on([])
+        for each in [*waiting, listener]:
+            each.close()
+
+
+def test_waiting_counts_the_connections_no_worker_took(queue) -> None:
+    assert load.waiting() == 0
+    queue(5)
+    assert load.waiting() == 5
+
+
+def test_a_server_that_never_said_its_sockets_is_never_busy(settings) -> None:
+    settings.SHED_QUEUE = 1
+    assert load.waiting() == 0
+    assert not load.busy()
+
+
+@pytest.fixture
+def event(db):
+    event, _tables = seated_event(variant_id="rutupeli", players=4)
+    event_publish(event=event, published=True)
+    return event
+
+
+def _poll(client: Client, name: str, event, tag: str = ""):
+    headers = {"HTTP_HX_REQUEST": "true", **({"HTTP_IF_NONE_MATCH": tag} if tag else {})}
+    return client.get(reverse(name, args=[event.club.slug, event.pk]), **headers)
+
+
+@pytest.mark.parametrize("name", ["event_live", "event_screen_live"])
+def test_a_saturated_server_keeps_a_spectator_on_the_copy_shown(
+    settings, queue, event, name, django_assert_num_queries
+) -> None:
+    settings.SHED_QUEUE = 3
+    client = Client()
+    first = _poll(client, name, event)
+    assert first.status_code == 200 and "X-Lappu-Busy" not in first
+    held = first["ETag"]
+    event.name = "Renamed"  # a new version: the spectator's copy is out of date
+    event.save()
+    queue(3)
+    with django_assert_num_queries(0):
+        kept = _poll(client, name, event, held)
+        asked = _poll(Client(), name, event)
+    assert kept.status_code == 304 and kept["ETag"] == held
+    assert kept["X-Lappu-Busy"] == "1" and kept["Retry-After"] == "10"
+    # One with nothing on screen yet is told to come back; htmx swaps no 503.
+    assert asked.status_code == 503 and asked["Retry-After"] == "10"
+    assert "catches up shortly" in asked.content.decode()
+    assert "no-store" in asked["Cache-Control"]
+
+
+def test_below_the_limit_or_with_shedding_off_the_spectator_gets_the_new_copy(
+    settings, queue, event
+) -> None:
+    client = Client()
+    held = _poll(client, "event_live", event)["ETag"]
+    event.name = "Renamed"
+    event.save()
+    queue(2)
+    settings.SHED_QUEUE = 3
+    assert _poll(client, "event_live", event, held).status_code == 200
+    settings.SHED_QUEUE = 0
+    queue(10)
+    assert _poll(client, "event_live", event, held).status_code == 200
+
+
+def test_a_tables_poll_is_never_shed(settings, queue, event) -> None:
+    settings.SHED_QUEUE = 1
+    queue(4)
+    table = event.stages.get().tables.get()
+    answer = Client().get(reverse("table_live", args=[table.entry_key]), HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and "X-Lappu-Busy" not in answer
+
+
+def test_a_made_up_tag_is_not_echoed(settings, queue, event) -> None:
+    settings.SHED_QUEUE = 1
+    queue(1)
+    answer = _poll(Client(), "event_live", event, 'W/"x"\x7f')
+    assert answer.status_code == 503 and "ETag" not in answer
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("fi", "Moni seuraa tuloksia"), ("hu", "Sokan követik az eredményeket")],
+)
+def test_the_busy_line_is_in_the_visitors_language(settings, queue, event, language, words):
+    settings.SHED_QUEUE = 1
+    queue(1)
+    with translation.override(language):
+        answer = _poll(Client(HTTP_ACCEPT_LANGUAGE=language), "event_live", event)
+    assert words in answer.content.decode()
+
+
+def _gunicorn(port: int) -> list[str]:
+    """The Dockerfile's gunicorn command with its config, serving a bare app on one worker."""
+    command = dockerfile_command(port)
+    command[command.index("clubsite.wsgi:application")] = "tests.load_app:app"
+    command[command.index("--workers") + 1] = "1"
+    return command
+
+
+def test_gunicorn_as_the_dockerfile_starts_it_tells_each_worker_its_queue() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        _gunicorn(port), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base + "/waiting", timeout=2).read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, "no gunicorn"
+                time.sleep(0.2)
+        # The one worker sleeps on a request; four more queue behind it meanwhile.
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.sendall(b"GET /sleep HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        time.sleep(0.3)
+        behind = [socket.create_connection(("127.0.0.1", port)) for _ in range(4)]
+        for each in behind:
+            each.sendall(b"GET /waiting HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        seen = [each.makefile("rb").read().split(b"\r\n\r\n", 1)[1] for each in behind]
+        # The first taken saw the three still queued behind it, the last saw none.
+        assert sorted(int(body) for body in seen) == [0, 1, 2, 3]
+        for each in [slow, *behind]:
+            each.close()
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def test_the_test_app_is_importable_alone() -> None:
+    # gunicorn imports it in a fresh process: it must not need Django's settings.
+    done = subprocess.run(
+        [sys.executable, "-c", "import tests.load_app"], cwd=ROOT, capture_output=True
+    )
+    assert done.returncode == 0, done.stderr.decode()
