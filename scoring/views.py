@@ -211,11 +211,14 @@ def _pending(
 
 @correction_page
 def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
+    # The tag is read before the page is built, as the poll's is: the page's first poll is
+    # then a 304 unless something changed meanwhile (not a second full render per visit).
+    tag = _live_tag(request, table)
     context = _entry_context(request, table)
     if not _may_enter(request, table):
         claimed = set(SeatClaim.objects.filter(table=table).values_list("position", flat=True))
         return render(request, "scoring/seat_pick.html", {**context, "claimed": claimed})
-    return render(request, "scoring/table_entry.html", context)
+    return render(request, "scoring/table_entry.html", {**context, "poll_tag": tag})
 
 
 def table_live(request: HttpRequest, key: str) -> HttpResponse:
@@ -242,16 +245,21 @@ def _table_not_modified(tag: str) -> HttpResponse:
 @rate_limit(scope="table_live")
 def _table_live(request: HttpRequest, table: Table) -> HttpResponse:
     # The versions are read before the page is, so a change made meanwhile is seen next time.
-    event_id = table.stage.event_id
-    found = cache_get_many(table_keys(event_id, table.pk))
-    versions = table_versions(event_id, table.pk, found, event=table.stage.event)
-    tag = _table_tag(request, table.entry_key, event_id, table.pk, versions)
+    tag = _live_tag(request, table)
     if tag is not None and tag in if_none_match(request):
         return _table_not_modified(tag)  # the link works and nothing changed: nothing to build
     response = render(request, "scoring/_table_live.html", _entry_context(request, table))
     if tag is not None:
         response["ETag"] = tag
     return response
+
+
+def _live_tag(request: HttpRequest, table: Table) -> str | None:
+    """The ETag of the table's live part as this phone is shown it now."""
+    event_id = table.stage.event_id
+    found = cache_get_many(table_keys(event_id, table.pk))
+    versions = table_versions(event_id, table.pk, found, event=table.stage.event)
+    return _table_tag(request, table.entry_key, event_id, table.pk, versions)
 
 
 _TABLE_TAG = re.compile(r'^W/"t(\d{1,12})\.(\d{1,12})\.[0-9a-f]{24}"$')

@@ -68,6 +68,11 @@ document.addEventListener("htmx:afterSwap", () => {
 // A poll sends the ETag of what it shows, and a 304 (nothing new) leaves the part as it is.
 // The table page is never stored by the browser (no-store), so the page keeps the tag itself.
 const pollTags = new Map();
+// A page that was built with its polled part says that part's tag, so its first poll is a
+// 304 too, not a second copy of what the page has just shown.
+document.querySelectorAll("[data-poll-tag][hx-get]").forEach((part) => {
+  pollTags.set(part.getAttribute("hx-get"), part.dataset.pollTag);
+});
 document.addEventListener("htmx:configRequest", (event) => {
   const tag = pollTags.get(event.detail.path);
   if (tag && event.detail.verb === "get") event.detail.headers["If-None-Match"] = tag;

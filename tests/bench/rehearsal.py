@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import json
 import os
 import random
@@ -256,6 +257,11 @@ class Client:
             found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', answer.text)
             if found:
                 self.token = found[1]
+        if answer.status_code == 200 and b"data-poll-tag" in answer.body:
+            # The page's script starts its poll from the tag the page says (static/js/site.js).
+            part = re.search(r'hx-get="([^"]+)"[^>]* data-poll-tag="([^"]+)"', answer.text)
+            if part:
+                self.etags[part[1]] = html.unescape(part[2])
         return answer
 
 

@@ -17,3 +17,18 @@ def test_not_you_change_seat_is_visible_on_the_page(live_server, phone):
     shoot(phone, "table-page-change-seat")
     assert colours[0] not in {"rgb(255, 255, 255)"}, colours
     assert colours[0] == "rgb(11, 93, 140)", colours  # the page's link colour (--accent)
+
+
+def test_the_table_pages_first_poll_is_a_304(live_server, phone):
+    # The page says its live part's tag, so its script's first poll asks with it: nothing
+    # changed since the page was built, so nothing is built twice.
+    _event, (table,) = seated_event(variant_id="rutupeli", players=4)
+    polls: list[int] = []
+    phone.on("response", lambda r: polls.append(r.status) if r.url.endswith("/live/") else None)
+    phone.clock.install()
+    phone.goto(f"{live_server.url}{table.get_entry_url()}")
+    phone.locator("button[name=seat]").first.click()
+    phone.get_by_role("button", name="Not you? Change seat").wait_for()
+    phone.clock.run_for(5_500)
+    phone.wait_for_timeout(500)
+    assert polls[:1] == [304], polls

@@ -4,7 +4,9 @@ cannot be reached costs nothing but speed."""
 
 from __future__ import annotations
 
+import html
 import math
+import re
 from unittest import mock
 
 import pytest
@@ -232,6 +234,28 @@ def test_the_table_poll_is_a_304_without_a_query_while_nothing_changes(
         again = alice.get(table_live_url(table), headers={"if-none-match": tag})
     assert again.status_code == 304
     assert "no-store" in again["Cache-Control"]
+
+
+def _page_tag(client: Client, table) -> str:
+    page = client.get(reverse("table_entry", args=[table.entry_key])).content.decode()
+    found = re.search(r'id="table-live" hx-get="([^"]+)"[^>]* data-poll-tag="([^"]+)"', page)
+    assert found, "the table page does not say its live part's tag"
+    assert found[1] == table_live_url(table)
+    return html.unescape(found[2])
+
+
+def test_the_table_pages_first_poll_is_a_304_with_the_tag_the_page_carries(
+    table, django_assert_num_queries
+):
+    alice = seated_client(table, 0)
+    tag = _page_tag(alice, table)
+    with django_assert_num_queries(0):
+        assert alice.get(table_live_url(table), headers={"if-none-match": tag}).status_code == 304
+    # What the page shows is the poll's own copy: another phone's deal changes both.
+    save_deal(seated_client(table, 1), table)
+    changed = alice.get(table_live_url(table), headers={"if-none-match": tag})
+    assert changed.status_code == 200 and "Confirm deal 1" in changed.content.decode()
+    assert _page_tag(alice, table) == changed["ETag"]
 
 
 def test_the_table_poll_changes_with_a_deal_or_a_seat(table):
