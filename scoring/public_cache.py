@@ -22,6 +22,7 @@ private event's preview for its directors is never cached.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import secrets
 import time
@@ -263,7 +264,25 @@ def table_versions(
 
 def _wide_print(event_id: int) -> str:
     changed = Event.objects.filter(pk=event_id).values_list("results_changed_at", flat=True).first()
+    return wide_print_of(changed)
+
+
+def wide_print_of(changed: datetime.datetime | None) -> str:
+    """What the event's wide token says of the database: its own results change's time."""
     return f"{changed.timestamp():.6f}" if changed else "-"
+
+
+def gone_key(event_id: int, stage: int) -> str:
+    """The notice a poll of a closed stage's (or finished event's) table answers, in the
+    page's language: the same for every table of the stage, so 250 phones meeting it at a
+    close cost one render, not 250 (scoring.link_gone)."""
+    return f"lappu:gone:{event_id}:{stage}:{language()}"
+
+
+def wide_print(found: dict[str, Any], event_id: int) -> str | None:
+    """The event's wide token's print as `found` holds it (None: not there)."""
+    held = found.get(wide_key(event_id))
+    return str(held["print"]) if isinstance(held, dict) and "print" in held else None
 
 
 def _table_print(table_id: int) -> str:

@@ -24,8 +24,10 @@ from scoring.devices import DEVICE_COOKIE, device_of, user_key, with_device
 from scoring.entry import DealEntry
 from scoring.forms import ConfirmForm, DealMetaForm, SeatForm
 from scoring.i18n import contract_text, violation_text
+from scoring.link_gone import cached_link_gone, link_gone
 from scoring.models import Deal, SeatClaim
 from scoring.public_cache import (
+    gone_key,
     language,
     seat_key,
     table_keys,
@@ -72,11 +74,11 @@ def _table_page(
         if table is None and closed_stage:
             table = _closed_stage_table(key, request)
         if table is None:
-            return _link_gone(request, key)
+            return link_gone(request, key)
         try:
             response = view(request, table, **kwargs)
         except TableClosed:
-            return _link_gone(request, key)
+            return link_gone(request, key)
         return with_device(request, response)
 
     return wrapper
@@ -109,20 +111,6 @@ def _closed_stage_table(key: str, request: HttpRequest) -> Table | None:
     if table is None or not directs(table=table, by=Actor(device="", user=request.user)):
         return None
     return table
-
-
-def _link_gone(request: HttpRequest, key: str) -> HttpResponse:
-    table = Table.everything.select_related("stage__event__club").filter(entry_key=key).first()
-    event = table.stage.event if table else None
-    finished = event is not None and event.status == EventStatus.FINISHED
-    template = (
-        "scoring/_link_gone.html" if request.headers.get("HX-Request") else "scoring/link_gone.html"
-    )
-    response = render(request, template, {"event": event, "finished": finished}, status=404)
-    # A poll that meets a dead link replaces the whole page's live part with the notice.
-    response["HX-Retarget"] = "main"
-    response["HX-Reswap"] = "innerHTML"
-    return response
 
 
 def _visitor(request: HttpRequest, table: Table) -> tuple[Actor, bool]:
@@ -225,11 +213,8 @@ def table_live(request: HttpRequest, key: str) -> HttpResponse:
     """The table's totals and deals waiting for confirmation, polled by every phone every few
     seconds: 304 from one cache read while nothing changed for this phone (this table's
     deals and seats, what concerns every table), before the link or the rate limit is
-    looked at."""
-    held = _held_table_tag(request, key)
-    if held is not None:
-        return _table_not_modified(held)
-    return _table_live(request, key=key)
+    looked at; once its stage is closed, the notice saying so from that same read."""
+    return _poll_from_cache(request, key) or _table_live(request, key=key)
 
 
 def _table_not_modified(tag: str) -> HttpResponse:
@@ -259,40 +244,43 @@ def _live_tag(request: HttpRequest, table: Table) -> str | None:
     event_id = table.stage.event_id
     found = cache_get_many(table_keys(event_id, table.pk))
     versions = table_versions(event_id, table.pk, found, event=table.stage.event)
-    return _table_tag(request, table.entry_key, event_id, table.pk, versions)
+    ids = (event_id, table.stage.number, table.pk)
+    return _table_tag(request, table.entry_key, ids, versions)
 
 
-_TABLE_TAG = re.compile(r'^W/"t(\d{1,12})\.(\d{1,12})\.[0-9a-f]{24}"$')
+_TABLE_TAG = re.compile(r'^W/"t(\d{1,12})\.(\d{1,6})\.(\d{1,12})\.[0-9a-f]{24}"$')
 
 
 def _table_tag(
-    request: HttpRequest, key: str, event_id: int, table_id: int, versions: tuple[str, str] | None
+    request: HttpRequest, key: str, ids: tuple[int, int, int], versions: tuple[str, str] | None
 ) -> str | None:
-    """The poll's ETag: the table's event and number in clear (so the next poll finds its
-    versions in one read), signed with the link, the versions and who is asking."""
+    """The poll's ETag: the table's event, stage and number in clear (`ids`: so the next poll
+    finds its versions in one read), signed with the link, the versions and who is asking."""
     if versions is None:
         return None
     who = f"{device_of(request)}\x1f{user_key(request)}"
-    return etag(key, *versions, who, language(), label=f"t{event_id}.{table_id}.")
+    event_id, stage, table_id = ids
+    return etag(key, *versions, who, language(), label=f"t{event_id}.{stage}.{table_id}.")
 
 
-def _held_table_tag(request: HttpRequest, key: str) -> str | None:
-    """The ETag the phone holds, when it is still that of the table's poll as it is now
-    (the cached versions only: nothing missing is read from the database here)."""
+def _poll_from_cache(request: HttpRequest, key: str) -> HttpResponse | None:
+    """304 when the ETag the phone holds is still that of the table's poll as it is now, or
+    the notice of its closed stage; both from one cache read (nothing missing is read from
+    the database here), else None."""
     if DEVICE_COOKIE not in request.COOKIES or not shared_cache():
         return None  # (a cache of this process's own is asked once the link is checked)
     for held in if_none_match(request):
         match = _TABLE_TAG.match(held)
         if match is None:
             continue
-        event_id, table_id = int(match[1]), int(match[2])
-        found = cache_get_many(table_keys(event_id, table_id))
+        ids = event_id, stage, table_id = int(match[1]), int(match[2]), int(match[3])
+        found = cache_get_many([*table_keys(event_id, table_id), gone_key(event_id, stage)])
         if found is None or wide_key(event_id) not in found or seat_key(table_id) not in found:
             return None
         versions = table_versions(event_id, table_id, found)
-        if _table_tag(request, key, event_id, table_id, versions) == held:
-            return held
-        return None
+        if _table_tag(request, key, ids, versions) == held:
+            return _table_not_modified(held)
+        return cached_link_gone(request, found, event_id, stage)
     return None
 
 

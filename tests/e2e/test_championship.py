@@ -193,8 +193,17 @@ def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone
         expect(close.locator("ol.advancers")).to_contain_text(name)
     close.scroll_into_view_if_needed()
     shoot(phone, "championship-close-preview")
+    # A phone still showing table 3's page is told by its next poll that the stage is over.
+    watcher = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    watcher.goto(f"{live_server.url}{three.get_entry_url()}")
+    watcher.locator("button[name=seat]:not([disabled])").first.click()
+    expect(watcher.get_by_text("The game is over. Thank you!")).to_be_visible()
     close.get_by_role("button", name="Close the stage and draw stage 2").click()
     expect(phone.get_by_text("Stage 1 is closed.")).to_be_visible()
+    expect(watcher.get_by_role("heading", name="Stage 1 is over")).to_be_visible(timeout=12_000)
+    expect(watcher.get_by_role("link", name="The event's page")).to_be_visible()
+    shoot(watcher, "championship-stage-over-at-a-table")
+    watcher.context.close()
 
     # Stage 2 is the final of the three winners, previewed, confirmed, played on two phones.
     expect(phone.locator("ol.tables li")).to_have_count(1)
