@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import time
 from typing import Any
 
@@ -28,6 +29,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_vary_headers
 from django.utils.crypto import salted_hmac
 from django.utils.http import http_date
 
@@ -39,6 +41,7 @@ CACHE_CONTROL = "private, no-cache"
 _WARN_EVERY = 60.0
 _last_warning = -math.inf
 RETRY_AFTER = 5.0
+_GZIP = re.compile(r"\bgzip\b")
 _down_until = -math.inf
 
 
@@ -138,6 +141,18 @@ def if_none_match(request: HttpRequest) -> set[str]:
     header = request.headers.get("If-None-Match", "")
     tags = {tag.strip() for tag in header.split(",") if tag.strip()}
     return {tag if tag.startswith("W/") else "W/" + tag for tag in tags}
+
+
+def part_response(request: HttpRequest, html: str, gzipped: bytes | None) -> HttpResponse:
+    """A polled part as the client takes it: the copy compressed once when it was cached, if
+    the client accepts gzip (every browser does), else the HTML."""
+    if gzipped is not None and _GZIP.search(request.headers.get("Accept-Encoding", "")):
+        response = HttpResponse(gzipped)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(html)
+    patch_vary_headers(response, ["Accept-Encoding"])
+    return response
 
 
 def not_modified(tag: str, last_modified: float | None = None) -> HttpResponse:

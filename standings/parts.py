@@ -12,7 +12,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from core.conditional import cache_get_many, etag, if_none_match, not_modified, with_validators
+from core.conditional import (
+    cache_get_many,
+    etag,
+    if_none_match,
+    not_modified,
+    part_response,
+    with_validators,
+)
 from formats.parts import public_parts
 from scoring.devices import user_key
 from scoring.public_cache import (
@@ -61,8 +68,9 @@ def public_part(
     tag = public_tag(request, kind, stamp, slug, query, viewer="")
     if answer := early_304(request, stamp, tag, visible=True):
         return answer
-    html, current = cached_part(kind, stamp, event, query, lambda: render_part(request, event))
-    return with_validators(HttpResponse(html), tag if current else None, last_modified(stamp))
+    part, current = cached_part(kind, stamp, event, query, lambda: render_part(request, event))
+    response = part_response(request, *part)
+    return with_validators(response, tag if current else None, last_modified(stamp))
 
 
 def stamp_of(event_id: int) -> Stamp | None:

@@ -38,8 +38,8 @@ def event_public(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     tag = public_tag(request, "page", stamp, slug, query, viewer=page_viewer(request))
     if answer := early_304(request, stamp, tag, visible=True):
         return answer
-    live, current = cached_part("live", stamp, event, query, lambda: render_live(request, event))
-    context = {"event": event, "live_html": mark_safe(live)}  # rendered here, by us
+    part, current = cached_part("live", stamp, event, query, lambda: render_live(request, event))
+    context = {"event": event, "live_html": mark_safe(part.html)}  # rendered here, by us
     response = render(request, "standings/event_public.html", context)
     return with_validators(response, tag if current else None, last_modified(stamp))
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gzip
 import html
 import json
 import os
@@ -150,6 +151,7 @@ class Stats:
     )
     errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     shed: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # "busy": keep yours
+    sent: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # bytes of the 200s
     saved: int = 0  # deals a scorer was told were saved
     confirmed: int = 0  # deals a checker was told were confirmed
     refused: int = 0  # saves or confirmations the phone was not told had worked
@@ -167,7 +169,10 @@ class Answer:
 
     @property
     def text(self) -> str:
-        return self.body.decode("utf-8", errors="replace")
+        body = self.body
+        if self.header("content-encoding") == "gzip":
+            body = gzip.decompress(body)
+        return body.decode("utf-8", errors="replace")
 
 
 async def _fetch(
@@ -217,7 +222,7 @@ class Client:
     async def call(
         self, kind: str, path: str, *, data: dict[str, Any] | None = None, poll: bool = False
     ) -> Answer | None:
-        headers = {"X-Forwarded-Proto": "https"}
+        headers = {"X-Forwarded-Proto": "https", "Accept-Encoding": "gzip"}  # as browsers
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if poll:
@@ -240,6 +245,8 @@ class Client:
                 return None
             self.stats.times[kind].append(time.perf_counter() - started)
         self.stats.statuses[kind][answer.status_code] += 1
+        if answer.status_code == 200:
+            self.stats.sent[kind] += len(answer.body)
         if answer.header("x-lappu-busy"):
             self.stats.shed[kind] += 1  # the server was saturated: an honest answer, not a fault
         elif answer.status_code >= 500:
@@ -253,13 +260,14 @@ class Client:
         etag = answer.header("etag")
         if poll and etag:
             self.etags[path] = etag
-        if answer.status_code == 200 and b"csrfmiddlewaretoken" in answer.body:
-            found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', answer.text)
+        text = answer.text if answer.status_code == 200 and not poll else ""
+        if "csrfmiddlewaretoken" in text:
+            found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text)
             if found:
                 self.token = found[1]
-        if answer.status_code == 200 and b"data-poll-tag" in answer.body:
+        if "data-poll-tag" in text:
             # The page's script starts its poll from the tag the page says (static/js/site.js).
-            part = re.search(r'hx-get="([^"]+)"[^>]* data-poll-tag="([^"]+)"', answer.text)
+            part = re.search(r'hx-get="([^"]+)"[^>]* data-poll-tag="([^"]+)"', text)
             if part:
                 self.etags[part[1]] = html.unescape(part[2])
         return answer
@@ -475,7 +483,8 @@ def report(pace: float, stats: Stats, args: argparse.Namespace, cpu: dict[str, f
 def _kinds(stats: Stats) -> list[str]:
     """Each kind of request: how many, p50/p95/p99/max, the statuses, the errors."""
     lines = [
-        f"  {'request':<12} {'count':>6} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8}  statuses"
+        f"  {'request':<12} {'count':>6} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8} "
+        f"{'KB/200':>7}  statuses"
     ]
     for kind in sorted(stats.times):
         times = stats.times[kind]
@@ -483,7 +492,8 @@ def _kinds(stats: Stats) -> list[str]:
         lines.append(
             f"  {kind:<12} {len(times):>6} {_percentile(times, 0.5):>7.3f}s "
             f"{_percentile(times, 0.95):>7.3f}s {_percentile(times, 0.99):>7.3f}s "
-            f"{max(times):>7.3f}s  {codes}"
+            f"{max(times):>7.3f}s {stats.sent[kind] / 1024 / max(1, stats.statuses[kind].get(200, 0)):>7.1f}"
+            f"  {codes}"
             + (f"  shed {stats.shed[kind]}" if stats.shed[kind] else "")
             + (f"  errors {stats.errors[kind]}" if stats.errors[kind] else "")
         )

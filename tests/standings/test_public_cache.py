@@ -4,6 +4,7 @@ cannot be reached costs nothing but speed."""
 
 from __future__ import annotations
 
+import gzip
 import html
 import math
 import re
@@ -440,3 +441,23 @@ def test_a_table_poll_sees_its_own_deal_at_once(table, settings):
     save_deal(seated_client(table, 0), table)
     after = phone.get(table_live_url(table), headers={"if-none-match": first["ETag"]})
     assert after.status_code == 200
+
+
+@pytest.mark.parametrize("name", ["event_live", "event_screen_live"])
+def test_a_public_part_goes_out_gzipped_once_compressed(client, table, name):
+    event = table.stage.event
+    url = reverse(name, args=[event.club.slug, event.pk])
+    with mock.patch("scoring.public_cache.gzip.compress", wraps=gzip.compress) as compress:
+        plain = client.get(url)
+        packed = client.get(url, headers={"accept-encoding": "br, gzip;q=0.8"})
+        again = client.get(url, headers={"accept-encoding": "gzip"})
+    assert compress.call_count == 1  # when the part was cached, not at each poll
+    assert "Content-Encoding" not in plain and "Accept-Encoding" in plain["Vary"]
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    html = plain.content.decode()
+    assert "Player" in html or "table" in html.lower()
+    assert (
+        gzip.decompress(packed.content).decode() == html == gzip.decompress(again.content).decode()
+    )
+    assert len(packed.content) < len(plain.content)
+    assert packed["ETag"] == plain["ETag"]  # a weak tag: the same part in either coding
