@@ -288,6 +288,13 @@ def _parse_deadwood(variant: Variant, raw: object) -> tuple[int, int] | None:
     out: list[int] = []
     for seat, value in enumerate(raw):
         field = f"deadwood.{seat}"
+        if value is None:  # a hand not entered yet: not a bad number
+            raise RuleViolation(
+                _("Enter seat %(seat)d's ten cards or deadwood points."),
+                code="deadwood_missing",
+                field=field,
+                seat=seat + 1,
+            )
         if not is_count(value, MAX_ENTRY_NUMBER):
             raise RuleViolation(
                 _('"%(token)s" is not a number of points: expected 0 or more.'),

@@ -289,6 +289,8 @@ REFUSALS = [
     ("a hand missing", entry(hands=[KNOCKER, None]), "hands_missing", "hands.1"),
     ("negative deadwood", entry(hands=None, deadwood=[2, -1]), "bad_points", "deadwood.1"),
     ("deadwood not a number", entry(hands=None, deadwood=[2, "x"]), "bad_points", "deadwood.1"),
+    # a hand not entered yet is asked for, not called a bad number ("None")
+    ("a count missing", entry(hands=None, deadwood=[None, 7]), "deadwood_missing", "deadwood.0"),
     (
         "impossible deadwood",
         entry(hands=None, deadwood=[2, 101]),
@@ -308,6 +310,12 @@ def test_refusals(data: dict[str, object], code: str, field: str) -> None:
     assert (err.code, err.field) == (code, field)
     # Every refusal reads as a sentence with its placeholders filled.
     assert "%(" not in str(err)
+
+
+def test_a_hand_not_entered_yet_is_asked_for_by_seat() -> None:
+    err = refused(entry(hands=None, deadwood=[4, None]))
+    assert str(err) == "Enter seat 2's ten cards or deadwood points."
+    assert "None" not in str(err)
 
 
 def test_upper_card_is_needed_for_a_römi_only_when_spades_double() -> None:

@@ -75,6 +75,29 @@ def test_a_gin_romi_with_a_short_other_hand_says_so_on_that_hand():
     assert not Deal.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "Enter {name}'s ten cards or deadwood points."),
+        ("fi", "Syötä pelaajan {name} kymmenen korttia tai irtokorttien pisteet."),
+        ("hu", "Add meg {name} játékos tíz lapját vagy különálló lapjainak értékét."),
+    ],
+)
+def test_a_gin_hand_not_entered_yet_is_asked_for_by_name(language, words):
+    # The live check runs while the first hand is typed: the other is asked for, never
+    # checked as '"None" is not a number of points'.
+    table = _gin_table()
+    alice = seated_client(table, 0)
+    html = alice.post(
+        reverse("table_check", args=[table.entry_key]),
+        _gin_post(ending="knock", by="0", upper="7D", p0_points="4"),
+        headers={"accept-language": language},
+    ).content.decode()
+    name = table.seats.get(position=1).player.name
+    assert words.format(name=name).replace("'", "&#x27;") in html
+    assert "None" not in html
+
+
 def test_the_tizlapos_hand_field_asks_for_the_whole_hand():
     _event, (table,) = seated_event(variant_id="tizlapos_romi", players=4)
     html = seated_client(table, 0).get(reverse("table_entry", args=[table.entry_key])).content
