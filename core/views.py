@@ -1,4 +1,5 @@
-"""The site's error pages (400, 403, 404, 500), the CSRF check's 403 and the rate limit's 429.
+"""The site's error pages (400, 403, 404, 500), the CSRF check's 403 and the rate limit's 429;
+/favicon.ico, and the mark that keeps a page out of search engines.
 
 Each page is tried first in the site's layout with the request's context (navigation,
 language switch); if that fails (the database is down, a context processor raises) the same
@@ -8,12 +9,15 @@ the request's context: whatever broke the request may break it again.
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template import loader
+from django.templatetags.static import static
 from django.utils.cache import add_never_cache_headers
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -96,3 +100,23 @@ def error_page(
         logger.exception("The %s page could not be rendered at all", status)
         body = _PLAIN.format(title=status)
     return HttpResponse(body, status=status)
+
+
+def no_index(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Pages that stay out of search engines whatever they answer (a table's private link)."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        response["X-Robots-Tag"] = "noindex, nofollow"
+        return response
+
+    return wrapper
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers and bookmarks ask for whatever the page links: the
+    static copy (its hashed name changes with its content, so the redirect is kept a day)."""
+    response = redirect(static("favicon.ico"))
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from core.conditional import cache_get_many, etag, if_none_match, not_modified
 from core.ratelimit import rate_limit
+from core.views import no_index
 from rules import RuleViolation, score_deal
 from scoring.confirmation import Actor, deal_makers
 from scoring.devices import DEVICE_COOKIE, device_of, user_key, with_device
@@ -35,7 +36,7 @@ from scoring.public_cache import (
     wide_key,
 )
 from scoring.public_cache import shared as shared_cache
-from scoring.selectors import seat_claim_of, table_names, table_sheet
+from scoring.selectors import open_table, seat_claim_of, table_names, table_sheet
 from scoring.services import (
     StaleDeal,
     TableClosed,
@@ -68,9 +69,10 @@ def _table_page(
     view: Callable[..., HttpResponse], *, closed_stage: bool
 ) -> Callable[..., HttpResponse]:
     @functools.wraps(view)
+    @no_index
     @never_cache
     def wrapper(request: HttpRequest, key: str, **kwargs: Any) -> HttpResponse:
-        table = _open_table(key)
+        table = open_table(key=key)
         if table is None and closed_stage:
             table = _closed_stage_table(key, request)
         if table is None:
@@ -82,16 +84,6 @@ def _table_page(
         return with_device(request, response)
 
     return wrapper
-
-
-def _open_table(key: str) -> Table | None:
-    # Only a seated (confirmed) stage of an event still in play takes scores.
-    return (
-        Table.everything.select_related("stage__event__club")
-        .filter(entry_key=key, stage__status=StageStatus.CONFIRMED)
-        .exclude(stage__event__status=EventStatus.FINISHED)
-        .first()
-    )
 
 
 def _closed_stage_table(key: str, request: HttpRequest) -> Table | None:
@@ -209,6 +201,7 @@ def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
     return render(request, "scoring/table_entry.html", {**context, "poll_tag": tag})
 
 
+@no_index
 def table_live(request: HttpRequest, key: str) -> HttpResponse:
     """The table's totals and deals waiting for confirmation, polled by every phone every few
     seconds: 304 from one cache read while nothing changed for this phone (this table's
@@ -448,8 +441,9 @@ def deal_confirm_view(request: HttpRequest, table: Table, number: int) -> HttpRe
     return redirect("table_entry", key=table.entry_key)
 
 
+@no_index
 def table_qr(request: HttpRequest, key: str) -> HttpResponse:
-    table = _open_table(key)
+    table = open_table(key=key)
     if table is None:
         raise Http404
     qr = segno.make(request.build_absolute_uri(table.get_entry_url()), error="m")
