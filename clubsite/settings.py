@@ -204,7 +204,9 @@ PUBLIC_COALESCE_SECONDS = env_int("PUBLIC_COALESCE_SECONDS", 5)
 # When at least this many connections wait for a gunicorn worker, the spectators' polls are
 # answered at once with the copy they show (core.load), so the tables' saves behind them
 # are reached sooner (0: never); they are asked to come back after SHED_RETRY_AFTER seconds.
-SHED_QUEUE = env_int("SHED_QUEUE", 24)
+# 96 is about half a second's work for two workers at a hall's mix of requests (mostly
+# 304s); at 24 the 250-table rehearsal shed spectators at its realistic pace too.
+SHED_QUEUE = env_int("SHED_QUEUE", 96)
 SHED_RETRY_AFTER = env_int("SHED_RETRY_AFTER", 10)
 
 # Celery: a real broker when REDIS_URL is set, otherwise tasks run inline (eager) so a
