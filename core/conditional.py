@@ -157,6 +157,8 @@ def part_response(request: HttpRequest, html: str, gzipped: bytes | None) -> Htt
 
 def not_modified(tag: str, last_modified: float | None = None) -> HttpResponse:
     response = HttpResponseNotModified()
+    # As its 200 does (part_response): a cache keeps each coding's copy apart.
+    patch_vary_headers(response, ["Accept-Encoding"])
     return with_validators(response, tag, last_modified)
 
 

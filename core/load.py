@@ -32,7 +32,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
-from core.conditional import not_modified
+from core.conditional import if_none_match, not_modified
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ _UNACKED = struct.Struct("=8x4xIIII")
 # page that really did not change.
 SHED_HEADER = "X-Lappu-Busy"
 # An ETag as the site makes them (core.conditional.etag), echoed only when it looks like one.
-_TAG = re.compile(r'(W/)?"[!#-~]{1,100}"')
+_TAG = re.compile(r'W/"[!#-~]{1,100}"')
 _WARN_EVERY = 60.0
 _last_warning = -float("inf")
 
@@ -60,9 +60,9 @@ def waiting() -> int:
     for listener in _listeners:
         try:
             info = listener.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, _UNACKED.size)
-        except (OSError, AttributeError):  # closed, or no TCP_INFO on this system
+            total += _UNACKED.unpack(info)[3]
+        except (OSError, AttributeError, struct.error):  # closed, no TCP_INFO, a short one
             continue
-        total += _UNACKED.unpack(info)[3]
     return total
 
 
@@ -88,7 +88,7 @@ def shed_when_busy(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
 
 def shed(request: HttpRequest) -> HttpResponse:
     retry = int(getattr(settings, "SHED_RETRY_AFTER", 10))
-    held = request.headers.get("If-None-Match", "").split(",")[0].strip()
+    held = next(iter(sorted(if_none_match(request))), "")
     if _TAG.fullmatch(held):
         response = not_modified(held)  # the copy on screen stays; the next poll asks again
     else:

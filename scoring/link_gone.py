@@ -4,9 +4,11 @@ closed (the next one drawn) or its event finished.
 When a director closes a 250-table stage, every phone of the hall meets this on its next
 poll, within a few seconds of each other. The notice is the same for every table of a closed
 stage (or finished event), so the poll's is kept in the cache per event, stage and
-language, marked with the event's wide print (scoring.public_cache): it is served from one
-cache read, and only while nothing that concerns every table has changed since it was
-rendered (a stage closed, the event finished, tables drawn again all change that print).
+language under the event's wide token (scoring.public_cache), as read before the database
+was: it is served from the poll's one cache read, and only while nothing that concerns
+every table has changed since (a stage closed, the event finished or edited, the club
+renamed, tables drawn again all renew that token). Only phones are answered it: a director
+signed in may still correct a closed stage's table.
 """
 
 from __future__ import annotations
@@ -18,14 +20,19 @@ from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers
 
 from core.conditional import cache_set
-from scoring.public_cache import SEAT_TTL, gone_key, wide_print, wide_print_of
-from tournaments.models import EventStatus, StageStatus, Table
+from scoring.public_cache import SEAT_TTL, gone_key, wide_token
+from scoring.selectors import table_by_key
+from tournaments.models import EventStatus, StageStatus
+
+# The poll's (event, stage, table) and the event's wide token, as the poll read them before
+# the database (set on the request by cached_link_gone when it had nothing to answer).
+_SEEN = "_lappu_gone_seen"
 
 
 def link_gone(request: HttpRequest, key: str) -> HttpResponse:
     """The notice for link `key`, read from the database (and kept for the next phone's
     poll when the link is gone for good: its stage closed or its event finished)."""
-    table = Table.everything.select_related("stage__event__club").filter(entry_key=key).first()
+    table = table_by_key(key=key)
     event = table.stage.event if table else None
     finished = event is not None and event.status == EventStatus.FINISHED
     closed = table.stage if table and table.stage.status == StageStatus.FINISHED else None
@@ -33,23 +40,29 @@ def link_gone(request: HttpRequest, key: str) -> HttpResponse:
     if not request.headers.get("HX-Request"):
         return _gone(render_to_string("scoring/link_gone.html", context, request))
     html = render_to_string("scoring/_link_gone.html", context, request)
-    if table is not None and event is not None and (finished or closed):
-        kept = {"print": wide_print_of(event.results_changed_at), "html": html}
-        cache_set(gone_key(event.pk, table.stage.number), kept, SEAT_TTL)
+    seen = request.__dict__.get(_SEEN)
+    if table is not None and (finished or closed) and seen is not None:
+        (event_id, stage, table_id), token = seen
+        if (event_id, stage, table_id) == (table.stage.event_id, table.stage.number, table.pk):
+            cache_set(gone_key(event_id, stage), {"token": token, "html": html}, SEAT_TTL)
     return _gone(html)
 
 
 def cached_link_gone(
-    request: HttpRequest, found: dict[str, Any], event_id: int, stage: int
+    request: HttpRequest, found: dict[str, Any], ids: tuple[int, int, int]
 ) -> HttpResponse | None:
     """The poll's notice from `found` (a cache read that asked for `gone_key`), when the
-    table's stage (as its ETag names it) is closed and nothing changed since; else None."""
+    table's stage (`ids`, as its ETag names them) is closed and nothing changed since; else
+    None, and what was read is noted for `link_gone` to keep the notice under."""
+    event_id, stage, _table_id = ids
+    token = wide_token(found, event_id)
     kept = found.get(gone_key(event_id, stage))
-    if not request.headers.get("HX-Request") or not isinstance(kept, dict):
+    if not request.headers.get("HX-Request") or token is None:
         return None
-    if kept.get("print") != wide_print(found, event_id):
-        return None
-    return _gone(str(kept["html"]))
+    if isinstance(kept, dict) and kept.get("token") == token:
+        return _gone(str(kept["html"]))
+    request.__dict__[_SEEN] = (ids, token)
+    return None
 
 
 def _gone(html: str) -> HttpResponse:

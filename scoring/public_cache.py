@@ -22,7 +22,6 @@ private event's preview for its directors is never cached.
 
 from __future__ import annotations
 
-import datetime
 import gzip
 import hashlib
 import secrets
@@ -91,7 +90,7 @@ def stamp_keys(event_id: int) -> list[str]:
 
 def part_key(kind: str, event_id: int, token: str, variant: str) -> str:
     digest = hashlib.md5(variant.encode(), usedforsecurity=False).hexdigest()[:16]
-    return f"lappu:part:{kind}:{event_id}:{token}:{digest}"
+    return f"lappu:part2:{kind}:{event_id}:{token}:{digest}"  # 2: a Part, no longer a str
 
 
 # A version kept in the cache is trusted for this long, then checked against the database
@@ -265,11 +264,6 @@ def table_versions(
 
 def _wide_print(event_id: int) -> str:
     changed = Event.objects.filter(pk=event_id).values_list("results_changed_at", flat=True).first()
-    return wide_print_of(changed)
-
-
-def wide_print_of(changed: datetime.datetime | None) -> str:
-    """What the event's wide token says of the database: its own results change's time."""
     return f"{changed.timestamp():.6f}" if changed else "-"
 
 
@@ -280,10 +274,10 @@ def gone_key(event_id: int, stage: int) -> str:
     return f"lappu:gone:{event_id}:{stage}:{language()}"
 
 
-def wide_print(found: dict[str, Any], event_id: int) -> str | None:
-    """The event's wide token's print as `found` holds it (None: not there)."""
+def wide_token(found: dict[str, Any], event_id: int) -> str | None:
+    """The event's wide token as `found` holds it (None: not there)."""
     held = found.get(wide_key(event_id))
-    return str(held["print"]) if isinstance(held, dict) and "print" in held else None
+    return str(held["token"]) if isinstance(held, dict) and "token" in held else None
 
 
 def _table_print(table_id: int) -> str:

@@ -483,3 +483,9 @@ def open_table(*, key: str) -> Table | None:
         .exclude(stage__event__status=EventStatus.FINISHED)
         .first()
     )
+
+
+def table_by_key(*, key: str) -> Table | None:
+    """The table whose link is or was `key`, whatever its stage and event (a link that no
+    longer takes scores says why)."""
+    return Table.everything.select_related("stage__event__club").filter(entry_key=key).first()

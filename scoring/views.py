@@ -8,10 +8,12 @@ from collections.abc import Callable
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import add_never_cache_headers
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -191,14 +193,16 @@ def _pending(
 
 @correction_page
 def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
+    if not _may_enter(request, table):
+        context = _entry_context(request, table)
+        claimed = set(SeatClaim.objects.filter(table=table).values_list("position", flat=True))
+        return render(request, "scoring/seat_pick.html", {**context, "claimed": claimed})
     # The tag is read before the page is built, as the poll's is: the page's first poll is
     # then a 304 unless something changed meanwhile (not a second full render per visit).
     tag = _live_tag(request, table)
-    context = _entry_context(request, table)
-    if not _may_enter(request, table):
-        claimed = set(SeatClaim.objects.filter(table=table).values_list("position", flat=True))
-        return render(request, "scoring/seat_pick.html", {**context, "claimed": claimed})
-    return render(request, "scoring/table_entry.html", {**context, "poll_tag": tag})
+    return render(
+        request, "scoring/table_entry.html", {**_entry_context(request, table), "poll_tag": tag}
+    )
 
 
 @no_index
@@ -241,7 +245,14 @@ def _live_tag(request: HttpRequest, table: Table) -> str | None:
     return _table_tag(request, table.entry_key, ids, versions)
 
 
-_TABLE_TAG = re.compile(r'^W/"t(\d{1,12})\.(\d{1,6})\.(\d{1,12})\.[0-9a-f]{24}"$')
+_TABLE_TAG = re.compile(r'^W/"t(\d{1,12})\.(\d{1,6})\.(\d{1,12})\.([0-9a-f]{8})\.[0-9a-f]{24}"$')
+
+
+def _ids_mark(key: str, ids: tuple[int, int, int]) -> str:
+    """Ties the ids a tag shows in clear to its link: a made-up tag cannot name another
+    event's table (its closed stage's notice is answered only to a tag the site gave)."""
+    text = "\x1f".join(map(str, (key, *ids)))
+    return salted_hmac("lappu.table-ids", text).hexdigest()[:8]
 
 
 def _table_tag(
@@ -252,8 +263,8 @@ def _table_tag(
     if versions is None:
         return None
     who = f"{device_of(request)}\x1f{user_key(request)}"
-    event_id, stage, table_id = ids
-    return etag(key, *versions, who, language(), label=f"t{event_id}.{stage}.{table_id}.")
+    label = "t{}.{}.{}.".format(*ids) + _ids_mark(key, ids) + "."
+    return etag(key, *versions, who, language(), label=label)
 
 
 def _poll_from_cache(request: HttpRequest, key: str) -> HttpResponse | None:
@@ -267,13 +278,19 @@ def _poll_from_cache(request: HttpRequest, key: str) -> HttpResponse | None:
         if match is None:
             continue
         ids = event_id, stage, table_id = int(match[1]), int(match[2]), int(match[3])
+        if not constant_time_compare(match[4], _ids_mark(key, ids)):
+            return None
         found = cache_get_many([*table_keys(event_id, table_id), gone_key(event_id, stage)])
         if found is None or wide_key(event_id) not in found or seat_key(table_id) not in found:
             return None
         versions = table_versions(event_id, table_id, found)
         if _table_tag(request, key, ids, versions) == held:
             return _table_not_modified(held)
-        return cached_link_gone(request, found, event_id, stage)
+        # A director signed in may still correct a closed stage's table: only the phones
+        # (no session) are answered the kept notice.
+        if settings.SESSION_COOKIE_NAME in request.COOKIES:
+            return None
+        return cached_link_gone(request, found, ids)
     return None
 
 

@@ -25,7 +25,7 @@ def test_the_table_page_links_its_own_manifest_and_is_not_indexed(client: Client
     page = client.get(table.get_entry_url())
     text = page.content.decode()
     manifest_url = reverse("table_manifest", args=[table.entry_key])
-    assert f'<link rel="manifest" href="{manifest_url}">' in text
+    assert f'<link rel="manifest" href="{manifest_url}" crossorigin="use-credentials">' in text
     assert '<meta name="robots" content="noindex, nofollow">' in text
     assert page["X-Robots-Tag"] == "noindex, nofollow"
     assert '<meta name="theme-color" content="#0b3a57">' in text

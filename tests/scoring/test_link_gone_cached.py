@@ -10,6 +10,8 @@ from django.urls import reverse
 
 from formats.championship import championship_stage_close
 from tests.formats.test_championship import championship, play, winner_scheme
+from tests.scoring.conftest import seated_event
+from tournaments.changes import results_change
 from tournaments.services import stage_confirm
 
 pytestmark = pytest.mark.django_db
@@ -108,3 +110,34 @@ def test_a_stage_in_play_is_never_answered_from_a_kept_notice(django_capture_on_
     final = nxt.tables.get()
     later, later_tag = _seated_phone(final, 0)
     assert _poll(later, final, later_tag).status_code == 304
+
+
+def test_a_director_correcting_the_closed_stage_is_never_answered_the_notice(
+    django_capture_on_commit_callbacks,
+):
+    _event, _stage, _next, director, phones = _closed(django_capture_on_commit_callbacks)
+    table, phone, tag = phones[0]
+    assert _poll(phone, table, tag).status_code == 404  # the notice is kept now
+    desk = Client()
+    desk.force_login(director)
+    desk.post(reverse("table_seat", args=[table.entry_key]), {"seat": 2})
+    held = desk.get(reverse("table_live", args=[table.entry_key]))
+    assert held.status_code == 200
+    # A correction renews this table's version only: the director's poll is answered
+    # from the database (the correction page), never with the phones' notice.
+    with django_capture_on_commit_callbacks(execute=True):
+        results_change(event_id=table.stage.event_id, table_id=table.pk, reason="deal_saved")
+    again = _poll(desk, table, held["ETag"])
+    assert again.status_code == 200 and "is over" not in again.content.decode()
+
+
+def test_a_made_up_tag_gets_no_other_tables_notice(django_capture_on_commit_callbacks):
+    event, _stage, _next, _director, phones = _closed(django_capture_on_commit_callbacks)
+    table, phone, tag = phones[0]
+    assert _poll(phone, table, tag).status_code == 404  # the notice is kept now
+    # Another event's open table, asked with a tag naming the closed stage's table: the tag
+    # was not given for this link, so its own (open) page answers.
+    _other, (mine,) = seated_event(variant_id="rutupeli", players=4)
+    stranger, _own = _seated_phone(mine, 0)
+    answer = _poll(stranger, mine, tag)  # the closed table's ids and mark, another link
+    assert answer.status_code == 200 and event.get_absolute_url() not in answer.content.decode()

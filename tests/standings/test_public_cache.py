@@ -183,7 +183,7 @@ def test_a_private_preview_is_not_cached_nor_revalidated_for_another_person(clie
         preview = client.get(live_url(event))
     assert preview.status_code == 200
     assert "Player 001" in preview.content.decode()
-    assert not [call for call in stored.call_args_list if "lappu:part:" in call.args[0]]
+    assert not [call for call in stored.call_args_list if "lappu:part" in call.args[0]]
     assert (
         client.get(live_url(event), headers={"if-none-match": preview["ETag"]}).status_code == 304
     )
@@ -455,7 +455,7 @@ def test_a_public_part_goes_out_gzipped_once_compressed(client, table, name):
     assert "Content-Encoding" not in plain and "Accept-Encoding" in plain["Vary"]
     assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
     html = plain.content.decode()
-    assert "Player" in html or "table" in html.lower()
+    assert table.seats.first().player.name in html  # the part itself, not an error page
     assert (
         gzip.decompress(packed.content).decode() == html == gzip.decompress(again.content).decode()
     )
