@@ -14,7 +14,7 @@ from django.db.models import Prefetch
 from rules import RuleViolation, TableStanding
 from scoring.judge import Rows, TableProblem, deal_scores, ravaytys_counts, standing_and_problem
 from scoring.models import Deal, DealAction, DealVersion, SeatClaim
-from tournaments.models import Event, EventStatus, Seat, Stage, StageStatus, Table, TieBreak
+from tournaments.models import Event, Seat, Stage, Table, TieBreak
 from tournaments.selectors import stage_in_play
 from tournaments.tiebreaks import (
     TOTAL,
@@ -475,14 +475,9 @@ def table_names(table: Table) -> list[str]:
 
 
 def open_table(*, key: str) -> Table | None:
-    """The table whose link `key` takes scores now: its stage seated (confirmed), its event
-    still in play."""
-    return (
-        Table.everything.select_related("stage__event__club")
-        .filter(entry_key=key, stage__status=StageStatus.CONFIRMED)
-        .exclude(stage__event__status=EventStatus.FINISHED)
-        .first()
-    )
+    """The table whose link `key` takes scores now (`Table.takes_scores`)."""
+    table = table_by_key(key=key)
+    return table if table is not None and table.takes_scores else None
 
 
 def table_by_key(*, key: str) -> Table | None:

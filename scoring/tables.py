@@ -12,7 +12,7 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from core.tables import NUMBER, BaseTable
@@ -125,7 +125,10 @@ class HistoryTable(BaseTable):
     """One deal's versions, oldest first: what was done, when, by whom, and what changed."""
 
     action = tables.Column(
-        verbose_name=_("Change"), accessor="version__get_action_display", orderable=False
+        # A heading (what was done to the deal), not the language menu's "Change" button.
+        verbose_name=pgettext_lazy("history column", "Change"),
+        accessor="version__get_action_display",
+        orderable=False,
     )
     when = tables.DateTimeColumn(
         verbose_name=_("When"), accessor="version__created_at", format="SHORT_DATETIME_FORMAT"

@@ -555,6 +555,16 @@ class Table(models.Model):
         return f"{self.stage.event} · {self.label}"
 
     @property
+    def takes_scores(self) -> bool:
+        """Whether the table's link takes scores now: its stage seated (confirmed), its
+        event still in play. The link's pages and the director's (its QR code, *Revoke*)
+        ask this one rule."""
+        return (
+            self.stage.status == StageStatus.CONFIRMED
+            and self.stage.event.status != EventStatus.FINISHED
+        )
+
+    @property
     def label(self) -> str:
         """What the table's own pages call it: "Table 3", or "Play-off 9 (table 3)"."""
         if self.playoff_of is None:
