@@ -34,7 +34,14 @@ from rules.penalties import Hand, check_feasible, hand_from_text, price_hand, pr
 from rules.results import Arrangement, DealScore, Meld, MeldKind, TableStanding
 from rules.scoring import parse_entry, playoff_variant, score_deal, table_standing
 from rules.tizlapos import BuliLedger, TizVariant
-from rules.variants import VARIANT_IDS, Contract, Variant, describe_options, get_variant
+from rules.variants import (
+    VARIANT_IDS,
+    Contract,
+    Variant,
+    describe_options,
+    describe_penalties,
+    get_variant,
+)
 
 __all__ = [
     "GAMES",
@@ -64,6 +71,7 @@ __all__ = [
     "check_contract_text",
     "check_feasible",
     "describe_options",
+    "describe_penalties",
     "format_cards",
     "full_deck",
     "game_spec",

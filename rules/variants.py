@@ -620,14 +620,35 @@ def describe_options(
                 % {"contract": contract.describe(translate), "cards": dealt},
             )
         )
-    table = v.penalty_table
-    price = [f"A {table['A']}"]
-    price += [f"{r} {table[r]}" for r in [str(n) for n in range(2, 11)] + ["J", "Q", "K"]]
-    if v.jokers:
-        price.append(_("joker %(points)d") % {"points": table["JOKER"]})
-    if v.wild_black_twos:
-        price.append(_("black two %(points)d") % {"points": table["BLACK_TWO"]})
-    rows.append((_("Card values"), ", ".join(price)))
+    rows.append(
+        (
+            _("Card values"),
+            describe_penalties(
+                v.penalty_table, translate, jokers=bool(v.jokers), black_twos=v.wild_black_twos
+            ),
+        )
+    )
     # The game's own settings, in its own words.
     rows.extend(game_spec(v).describe(v, translate))
     return rows
+
+
+_PRICED_RANKS = ("A", *(str(n) for n in range(2, 11)), "J", "Q", "K")
+
+
+def describe_penalties(
+    table: Mapping[str, int],
+    translate: Callable[[str], str] = _,
+    *,
+    jokers: bool = True,
+    black_twos: bool = True,
+) -> str:
+    """What each card left in hand counts, in plain words ("A 20, 2 5, …, joker 50"): the
+    joker's and the black two's only where the game has them in play."""
+    _ = translate  # shadows the module's marker, as in describe_options
+    price = [f"{rank} {table[rank]}" for rank in _PRICED_RANKS if rank in table]
+    if jokers and "JOKER" in table:
+        price.append(_("joker %(points)d") % {"points": table["JOKER"]})
+    if black_twos and "BLACK_TWO" in table:
+        price.append(_("black two %(points)d") % {"points": table["BLACK_TWO"]})
+    return ", ".join(price)

@@ -9,7 +9,7 @@ from django.core.validators import RegexValidator
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from rules import VARIANT_IDS, game_spec, get_variant
+from rules import VARIANT_IDS, describe_penalties, game_spec, get_variant
 from rules.games import GameSpec, Option
 from tournaments.event_formats import DEFAULT_FORMAT, FORMATS, FormatSpec, format_spec
 from tournaments.models import (
@@ -56,8 +56,8 @@ def _shown_value(value: object) -> str:
         return str(value.describe(gettext))
     if value is None:
         return gettext("none")
-    if isinstance(value, dict):
-        return ", ".join(f"{key} {item}" for key, item in value.items())
+    if isinstance(value, dict):  # the card values, in the rules page's own words
+        return describe_penalties(value, gettext)
     if isinstance(value, tuple | list):
         return "; ".join(_shown_value(item) for item in value) or gettext("none")
     return str(value)
@@ -185,6 +185,9 @@ class EventForm(forms.Form):
     RULE_FIELDS = ("allow_points_entry", "require_laydown")
     # Not a house rule: the event has its own name.
     NOT_SETTABLE = ("name",)
+    # Not shown: the engine's own tie order ends with the seat, which the site never uses;
+    # the event's tie-break order is chosen above (tournaments.tiebreaks).
+    NOT_SHOWN = ("tie_order",)
 
     def __init__(
         self, *args: Any, game: str | None = None, club: Club | None = None, **kwargs: Any
@@ -208,7 +211,7 @@ class EventForm(forms.Form):
         self.option_names: list[str] = []
         self.fixed: list[tuple[str, str]] = []
         for option in self.spec.options:
-            if option.name in self.RULE_FIELDS:
+            if option.name in (*self.RULE_FIELDS, *self.NOT_SHOWN):
                 continue
             field = None if option.name in self.NOT_SETTABLE else self._option_field(option)
             if field is None:
