@@ -39,6 +39,12 @@ class BaseTable(tables.Table):
         attrs = {"class": "table"}
         empty_text = _("Nothing here yet.")
 
+    def __init__(self, *args: Any, label: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # What a screen reader calls the table's scroll box and its page links: a page with
+        # two paged tables must name them apart.
+        self.label = label
+
 
 class _Export(TableExport):
     """tablib's export of a table, each cell a spreadsheet would run as a formula as text."""

@@ -38,7 +38,7 @@ class ClubEventTable(BaseTable):
     status = tables.Column(verbose_name=_("Status"), order_by=("status", "-date"))
     actions = tables.TemplateColumn(
         template_name="tournaments/cells/club_event_actions.html",
-        verbose_name=" ",
+        verbose_name=_("Actions"),
         orderable=False,
         exclude_from_export=True,
         attrs={"td": {"class": "actions"}},

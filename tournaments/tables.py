@@ -44,7 +44,7 @@ class RegistrationTable(BaseTable):
     )
     actions = tables.TemplateColumn(
         template_name="tables/cells/registration_actions.html",
-        verbose_name=" ",
+        verbose_name=_("Actions"),
         orderable=False,
         exclude_from_export=True,
         attrs={"td": {"class": "actions"}},

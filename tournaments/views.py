@@ -76,8 +76,13 @@ def _event_tables(
     event_filter = ClubEventFilter(request.GET, events, club=club)
     today, roles = timezone.localdate(), {"can_direct": can_direct, "can_score": can_score}
     lists = []
-    for name, selector in (("upcoming", events_upcoming), ("past", events_past)):
-        table = ClubEventTable(selector(event_filter.qs, today=today), prefix=f"{name}-", **roles)
+    for name, selector, label in (
+        ("upcoming", events_upcoming, _("Upcoming events")),
+        ("past", events_past, _("Past events")),
+    ):
+        table = ClubEventTable(
+            selector(event_filter.qs, today=today), prefix=f"{name}-", label=label, **roles
+        )
         lists.append((name, paginate_table(request, table, per_page=CLUB_EVENTS_PER_PAGE)))
     return event_filter, lists
 
@@ -92,7 +97,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     event_filter, event_lists = _event_tables(
         request, club, can_direct=can_direct, can_score=can_score
     )
-    players = ClubPlayerTable(club_public_players(club=club), prefix="players-")
+    players = ClubPlayerTable(club_public_players(club=club), prefix="players-", label=_("Players"))
     context: dict[str, object] = {
         "club": club, "membership": membership, "can_direct": can_direct,
         "can_score": can_score, "event_lists": event_lists, **dict(event_lists),
