@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import weakref
 from pathlib import Path
 
 import pytest
@@ -89,6 +91,8 @@ class WatchedBrowser:
 
     def new_context(self, **kwargs):
         context = self._browser.new_context(**kwargs)
+        if kwargs.get("java_script_enabled") is False:
+            SCRIPTLESS.add(context)
         context.on("page", self.problems.watch)
         self.opened.append(context)
         return context
@@ -142,8 +146,88 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
 def shoot(page, name: str) -> Path:
-    """Save what the page shows under tests/artifacts/ (ignored by git) for a person to look at."""
+    """Save what the page shows under tests/artifacts/ (ignored by git) for a person to look at,
+    after checking it with axe: every page a test looks at is a page a person may read with a
+    screen reader, a keyboard or a thumb."""
+    check_accessibility(page)
     ARTIFACTS.mkdir(exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+# axe-core (tests/e2e/vendor/axe-core/README.md): a test-only file, never served by the site.
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+AXE_OPTIONS = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    # Best practices beyond WCAG that a phone at a card table and a screen reader both need.
+    "rules": {
+        rule: {"enabled": True}
+        for rule in (
+            "landmark-unique",
+            "region",
+            "heading-order",
+            "target-size",
+            "scrollable-region-focusable",
+            "empty-table-header",
+        )
+    },
+    # Each frame is checked on its own (below): axe in the top page cannot reach into a frame
+    # of another origin it was not injected into.
+    "iframes": False,
+    "resultTypes": ["violations"],
+}
+
+
+AXE_RUN = "options => axe.run(document, options)"
+# Contexts opened without script (`java_script_enabled=False`), whose pages axe still checks.
+SCRIPTLESS: weakref.WeakSet = weakref.WeakSet()
+
+
+def check_accessibility(page) -> None:
+    """Fail the test on any axe violation on the page or any of its frames, naming each."""
+    found: list[str] = []
+    for frame, violations in _axe_results(page):
+        for violation in violations:
+            targets = "; ".join(
+                " ".join(str(part) for part in node["target"]) for node in violation["nodes"]
+            )
+            found.append(f"{violation['id']} ({violation['help']}) on {frame}: {targets}")
+    if found:
+        pytest.fail("axe found on the page:\n  " + "\n  ".join(found), pytrace=False)
+
+
+def _axe_results(page):
+    """Each frame's address and axe's violations there.
+
+    axe is evaluated through the browser's debugging protocol, not added as a <script> of
+    the page, so the site's Content-Security-Policy (no inline script) neither refuses it
+    nor needs loosening.
+    """
+    if page.context in SCRIPTLESS:
+        yield from _axe_results_scriptless(page)
+        return
+    for frame in page.frames:
+        if not frame.evaluate("() => Boolean(window.axe)"):
+            frame.evaluate(AXE.read_text())
+        yield frame.url, frame.evaluate(AXE_RUN, AXE_OPTIONS)["violations"]
+
+
+def _axe_results_scriptless(page):
+    """axe's violations on a page opened without script.
+
+    axe waits on timers, which never fire in such a page: it looks instead at the same
+    document, its scripts taken out and its <noscript> parts shown as they were, at the same
+    address and size in a page that runs script.
+    """
+    html = page.content()
+    html = re.sub(r"<script\b[^>]*>.*?</script>", "", html, flags=re.DOTALL)
+    html = re.sub(r"</?noscript>", "", html)
+    context = page.context.browser.new_context(viewport=page.viewport_size)
+    try:
+        copy = context.new_page()
+        copy.route(page.url, lambda route: route.fulfill(body=html, content_type="text/html"))
+        copy.goto(page.url)
+        yield from _axe_results(copy)
+    finally:
+        context.close()

@@ -78,8 +78,11 @@ def test_the_embed_loads_in_another_sites_iframe(live_server, browser, club_site
     season, champion = finished_championship()
     folder, address = club_site
     embed = f"{live_server.url}/clubs/{season.club.slug}/seasons/{season.pk}/embed/"
+    # The club's page is a page as it should be (its language, title, main part, the frame's
+    # name), so axe's findings in `shoot` are the embed's own.
     (folder / "index.html").write_text(
-        f'<!doctype html><h1>Kotikerho</h1><iframe id="league" src="{embed}"></iframe>'
+        '<!doctype html><html lang="fi"><title>Kotikerho</title><main><h1>Kotikerho</h1>'
+        f'<iframe id="league" title="Liigataulukko" src="{embed}"></iframe></main></html>'
     )
     page = browser.new_page()
     page.goto(f"{address}/index.html")
