@@ -382,6 +382,15 @@ def seat_claim_of(*, table: Table, device: str) -> SeatClaim | None:
     return SeatClaim.objects.filter(table=table, device=device).first()
 
 
+def recorded_requests(*, table: Table, device: str, last: int = 40) -> list[str]:
+    """The request ids of this phone's latest saves and confirmations at the table: the page
+    says them, so the phone's offline queue (static/js/offline.js) drops what has landed."""
+    if not device:
+        return []
+    rows = DealVersion.objects.filter(deal__table=table, device=device).order_by("-pk")
+    return list(rows.values_list("request_id", flat=True)[:last])
+
+
 def flagged_confirmations(*, event: Event) -> list[DealVersion]:
     """Confirmations the rule of scoring.confirmation flagged for the director: from (or of
     a deal corrected from) a seat taken after the deal was first entered, or one person's."""

@@ -244,6 +244,14 @@ if (form && folds.length > 1) {
     const target = event.detail && event.detail.target;
     if (target && target.id === "check") takeScores();
   });
+  // Emptied for the next deal (an entry queued with no network, static/js/offline.js): the
+  // keys and folds show the blank form, its first hand open.
+  form.addEventListener("reset", () => setTimeout(() => {
+    document.querySelectorAll(".card-entry").forEach(syncGrid);
+    folds.forEach((fold) => delete fold.dataset.scored);
+    refresh();
+    show(firstToOpen());
+  }));
 }
 
 document.addEventListener("click", (event) => {
