@@ -333,6 +333,12 @@ async function start() {
   nextDealForm();
   if ("serviceWorker" in navigator && KIND !== "gone") {
     navigator.serviceWorker.register(bar.dataset.worker, { scope: PAGE }).catch(() => {});
+    // A page its worker did not pass (the first visit, before the worker ran) asks it to
+    // take the page over and keep a copy.
+    navigator.serviceWorker.ready.then(async (registration) => {
+      const passed = navigator.serviceWorker.controller && (await caches.match(PAGE));
+      if (FROM_SERVER && registration.active && !passed) registration.active.postMessage({ lappu: "keep" });
+    });
   } else if ("serviceWorker" in navigator) {
     // A link that no longer works is not opened from a kept copy again.
     navigator.serviceWorker.getRegistration(PAGE).then((registration) => registration && registration.unregister());

@@ -13,11 +13,7 @@ const QUEUED = /\/deals\/\d+\/(confirm\/)?$/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    caches.open(CACHE).then(async (cache) => {
-      await cache.addAll([...ASSETS]);
-      const page = await fetch(PAGE, { credentials: "same-origin" }).catch(() => null);
-      if (page) await keepPage(cache, page);
-    }).then(() => self.skipWaiting()),
+    caches.open(CACHE).then((cache) => cache.addAll([...ASSETS])).then(() => self.skipWaiting()),
   );
 });
 
@@ -37,6 +33,18 @@ async function keepPage(cache, response) {
   const html = (await response.clone().text()).replace('data-source="network"', 'data-source="kept"');
   await cache.put(PAGE, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
 }
+
+// A page loaded before this worker ran (the first visit, a page opened while it installed)
+// asks to be run by it and for its copy to be kept; every later visit is kept as it passes
+// (page() below).
+self.addEventListener("message", (event) => {
+  if (!event.data || event.data.lappu !== "keep") return;
+  event.waitUntil(caches.open(CACHE).then(async (cache) => {
+    await self.clients.claim();
+    const response = await fetch(PAGE, { credentials: "same-origin" }).catch(() => null);
+    if (response) await keepPage(cache, response);
+  }));
+});
 
 function withTimeout(request, seconds) {
   const stop = new AbortController();
