@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from rules import hand_from_text
 from tests.scoring.conftest import seated_event
-from tests.scoring.test_entry_views import seated_client
+from tests.scoring.test_entry_views import deal_post, seated_client
 
 pytestmark = pytest.mark.django_db
 
@@ -50,3 +50,43 @@ def test_rutupeli_keeps_its_plain_two():
     codes = _tap_codes(_page(table))
     assert "2" in codes
     assert not {"2H", "2S", "JK"} & set(codes)
+
+
+def _entered_rows(html: str) -> list[str]:
+    """The pending deal's table, a line of text per row (tags dropped, spaces squeezed)."""
+    found = re.search(r'<table class="table entered">.*?<tbody[^>]*>(.*?)</tbody>', html, re.S)
+    assert found is not None
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", found[1], re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", row).split()) for row in rows]
+
+
+def test_the_confirming_phone_sees_each_seat_as_entered_in_seat_order():
+    _event, (table,) = seated_event(variant_id="rutupeli", players=4)
+    names = [seat.player.name for seat in table.seats.order_by("position")]
+    entry = deal_post(hands=("", "AS KD", "7H", "QS"), p2_buys="1", p3_cards="", p3_points="15")
+    seated_client(table, 0).post(reverse("deal_save", args=[table.entry_key, 1]), entry)
+    html = _page(table, 1)
+    assert _entered_rows(html) == [
+        f"{names[0]} went out 0",
+        f"{names[1]} A♠ K♦ 30",
+        f"{names[2]} 7♥ · buys: 1 5",
+        f"{names[3]} points: 15 15",
+    ]
+    assert '<span class="red">K♦</span>' in html
+
+
+def test_a_gin_deal_shows_how_it_ended_and_both_hands():
+    _event, (table,) = seated_event(variant_id="gin_romi", players=2)
+    names = [seat.player.name for seat in table.seats.order_by("position")]
+    hands = ("AS 2S 3S 4H 5H 6H 7D 8D 9D KC", "5C 6C 7C 8S 9S 10S JH QH KH 2D")
+    entry = {"number": 1, "request_id": "g1", "expected_version": 0, "ending": "knock"}
+    entry |= {"by": "0", "upper": "10C", "p0_cards": hands[0], "p1_cards": hands[1]}
+    saved = seated_client(table, 0).post(reverse("deal_save", args=[table.entry_key, 1]), entry)
+    assert saved.status_code == 302
+    html = _page(table, 1)
+    facts = re.search(r'<p class="entered-facts">(.*?)</p>', html, re.S)
+    assert facts is not None
+    assert " ".join(re.sub(r"<[^>]+>", " ", facts[1]).split()) == "ending: Knock · upper card: 10♣"
+    rows = _entered_rows(html)
+    assert rows[0].startswith(f"{names[0]} knocked or went römi · A♠ 2♠ 3♠ 4♥")
+    assert rows[1].startswith(f"{names[1]} 5♣ 6♣")
