@@ -113,6 +113,26 @@ class TableSheet:
     def has_final(self) -> bool:
         return self.standing.finished and self.standing.settlement is not None
 
+    @property
+    def payment(self) -> Payment | None:
+        """Who pays whom at the end of a finished Gin Römi match: the loser pays the
+        difference of the settlement's totals (`Settlement.result`); None otherwise."""
+        settlement = self.standing.settlement
+        if settlement is None or not self.standing.finished:
+            return None
+        seat_of = {seat.position: seat for seat in self.seats}
+        payer, payee = seat_of.get(settlement.loser), seat_of.get(settlement.winner)
+        if payer is None or payee is None:
+            return None
+        return Payment(payer=payer, payee=payee, amount=settlement.result)
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: Seat
+    payee: Seat
+    amount: int
+
 
 def confirmed_deals(deals: list[Deal]) -> list[Deal]:
     """The deals up to the first one still waiting for its confirmation (a voided deal

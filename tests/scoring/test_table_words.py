@@ -12,6 +12,7 @@ from django.urls import reverse
 from rules import hand_from_text
 from tests.scoring.conftest import seated_event
 from tests.scoring.test_entry_views import deal_post, seated_client
+from tests.scoring.test_in_context import gin, record
 
 pytestmark = pytest.mark.django_db
 
@@ -90,3 +91,18 @@ def test_a_gin_deal_shows_how_it_ended_and_both_hands():
     rows = _entered_rows(html)
     assert rows[0].startswith(f"{names[0]} knocked or went römi · A♠ 2♠ 3♠ 4♥")
     assert rows[1].startswith(f"{names[1]} 5♣ 6♣")
+
+
+def test_a_finished_gin_match_says_who_pays_whom(client):
+    event, (table, *_rest) = seated_event(
+        variant_id="gin_romi", players=4, options={"allow_points_entry": True}
+    )
+    names = [seat.player.name for seat in table.seats.order_by("position")]
+    for number in (1, 2):
+        record(table, number, gin(deadwood=(5, 65)))  # 60 each
+    assert "pays" not in _page(table, 0)
+    record(table, 3, gin(deadwood=(5, 65)))  # 180: the game is over
+    # 180 + 3 deals won × 25 + 150 for the game + 150 for the shutout, against nothing.
+    says = f"Settlement: {names[1]} pays 555 to {names[0]}."
+    assert says in _page(table, 1)
+    assert says in client.get(event.get_absolute_url()).content.decode()
