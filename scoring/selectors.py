@@ -126,12 +126,35 @@ class TableSheet:
             return None
         return Payment(payer=payer, payee=payee, amount=settlement.result)
 
+    @property
+    def restarts(self) -> list[Restart]:
+        """Each Tízlapos Römi re-entry so far, by the deal it came before: its player's
+        total restarted at the worst total still in (the engine's `BuliLedger.restarts`)."""
+        ledger = self.standing.ledger
+        if ledger is None or not ledger.restarts:
+            return []
+        seat_of = {seat.position: seat for seat in self.seats}
+        # The engine counts the deals it scored; the sheet's own numbers skip voided ones.
+        numbers = [number for number, _score in counted_rows(self)]
+        return [
+            Restart(seat=seat_of[restart.seat], deal=numbers[restart.deal - 1], total=restart.total)
+            for restart in ledger.restarts
+            if restart.seat in seat_of and restart.deal <= len(numbers)
+        ]
+
 
 @dataclass(frozen=True)
 class Payment:
     payer: Seat
     payee: Seat
     amount: int
+
+
+@dataclass(frozen=True)
+class Restart:
+    seat: Seat
+    deal: int
+    total: int
 
 
 def confirmed_deals(deals: list[Deal]) -> list[Deal]:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from rules import hand_from_text
 from tests.scoring.conftest import seated_event
 from tests.scoring.test_entry_views import deal_post, seated_client
-from tests.scoring.test_in_context import gin, record
+from tests.scoring.test_in_context import gin, record, tiz
 
 pytestmark = pytest.mark.django_db
 
@@ -106,3 +106,17 @@ def test_a_finished_gin_match_says_who_pays_whom(client):
     says = f"Settlement: {names[1]} pays 555 to {names[0]}."
     assert says in _page(table, 1)
     assert says in client.get(event.get_absolute_url()).content.decode()
+
+
+def test_a_reentry_says_where_the_total_restarted():
+    _event, (table,) = seated_event(
+        variant_id="tizlapos_romi", players=4, options={"allow_points_entry": True}
+    )
+    names = [seat.player.name for seat in table.seats.order_by("position")]
+    record(table, 1, tiz(points=(None, 100, 40, 55)))  # seat 1 is out at 100
+    assert "bought back in" not in _page(table, 0)
+    record(table, 2, tiz(points=(None, 20, 10, 5), reenter=(1,)))  # back in at 55
+    assert (
+        f"{names[1]} bought back in before deal 2: their total restarted at 55, "
+        "the highest of those still in." in _page(table, 2)
+    )
