@@ -9,7 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from rules import hand_from_text
+from rules import hand_from_text, parse_cards
+from rules.notation import parse_tokens
+from scoring.entry import FAMILIES
 from tests.scoring.conftest import seated_event
 from tests.scoring.test_entry_views import deal_post, seated_client
 from tests.scoring.test_in_context import gin, record, tiz
@@ -120,3 +122,23 @@ def test_a_reentry_says_where_the_total_restarted():
         f"{names[1]} bought back in before deal 2: their total restarted at 55, "
         "the highest of those still in." in _page(table, 2)
     )
+
+
+def _placeholders():
+    for family in FAMILIES.values():
+        for form in (family.deal_form, family.seat_form):
+            for name, field in form.base_fields.items():
+                example = field.widget.attrs.get("placeholder")
+                if example:
+                    yield pytest.param(family.name, example, id=f"{form.__name__}.{name}")
+
+
+@pytest.mark.parametrize(("family", "example"), list(_placeholders()))
+def test_every_example_reads_in_every_language_and_in_the_engine(family, example):
+    # Suit signs and the ranks Finnish and Hungarian letter alike (A, K), no English suit
+    # letters (7D) or words of one language (pata).
+    assert re.fullmatch(r"[AK0-9♠♥♦♣\s-]+", example), example
+    for line in example.splitlines():
+        # A Römi hand is read card by card, suits and all; a contract hand by its ranks.
+        cards = parse_cards(line) if family != "contract" else parse_tokens(line)
+        assert cards
