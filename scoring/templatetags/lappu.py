@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from rules import Card, RuleViolation, Suit
+from rules import Card, RuleViolation, Suit, Variant
 from rules.cards import RANK_CODES
 from scoring.i18n import contract_text, violation_text
 from tournaments.models import Event
@@ -32,11 +32,6 @@ def field(prefix: str, seat: int) -> str:
 @register.filter
 def contract(value: Any) -> str:
     return contract_text(value)
-
-
-@register.filter
-def make_list_words(value: str) -> list[str]:
-    return value.split()
 
 
 @dataclass(frozen=True)
@@ -65,6 +60,37 @@ def card_grid(ranks: str = "") -> list[GridCard]:
         for rank, code in RANK_CODES.items()
         if code in wanted
     ]
+
+
+@dataclass(frozen=True)
+class TapKey:
+    """One key of a contract hand's tap row: what it types (`code`) and shows."""
+
+    code: str
+    text: str
+    red: bool = False
+
+
+def _suited_key(rank: int, suit: Suit) -> TapKey:
+    return TapKey(Card(rank, suit).code, suit.symbol + RANK_CODES[rank], not suit.is_black)
+
+
+@register.simple_tag
+def tap_keys(variant: Variant) -> list[TapKey]:
+    """The tap row of a contract hand: a key per rank (a hand's suits cost nothing), a red
+    two of each suit in the two's place where a bare "2" cannot be priced (the engine's
+    `two_needs_suit`), then the wild cards: a joker, the black twos."""
+    keys: list[TapKey] = []
+    for rank, code in RANK_CODES.items():
+        if rank == 2 and variant.two_needs_suit:
+            keys += [_suited_key(2, suit) for suit in Suit if not suit.is_black]
+        else:
+            keys.append(TapKey(code, code))
+    if variant.jokers:
+        keys.append(TapKey("JK", "🃏"))
+    if variant.wild_black_twos:
+        keys += [_suited_key(2, suit) for suit in Suit if suit.is_black]
+    return keys
 
 
 @register.filter
