@@ -4,6 +4,7 @@ a phone (a 390 px phone at 200 % is a 195 CSS px wide page)."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
@@ -15,6 +16,77 @@ from tests.factories import ClubFactory, MembershipFactory
 from tests.scoring.conftest import seated_event
 from tournaments.models import EventFormat, Player, Role
 from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
+
+GIN_UPPER = "9C"
+GIN_HANDS = [
+    "AS 2S 3S 4H 5H 6H 7D 8D 9D 2C",
+    "KS QS JS KH QH JH KD QD 5C 6C",
+]
+
+
+class Keyboard:
+    """A person at the keyboard, every key press counted: Tab and Shift+Tab between the
+    page's stops, the arrows, Home and End inside a card grid, Enter or Space to press."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.count = 0
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self.count += 1
+
+    def _where(self, selector: str) -> dict:
+        # Where focus is against the target: the same element, or in the same roving card
+        # grid (row and column of each), or before or after it in the page.
+        return self.page.evaluate(
+            """(selector) => {
+              const target = document.querySelector(selector);
+              const active = document.activeElement;
+              if (active === target) return {here: true};
+              const grid = target.closest('.card-grid');
+              if (grid && grid.contains(active) && active.tabIndex === 0
+                  && [...grid.querySelectorAll('.card')].some((key) => key.tabIndex === -1)) {
+                const keys = [...grid.querySelectorAll('.card')];
+                const columns = keys.length / 4;
+                const at = (key) => [Math.floor(keys.indexOf(key) / columns),
+                                     keys.indexOf(key) % columns];
+                return {grid: true, from: at(active), to: at(target), columns};
+              }
+              const after = !active || active === document.body ||
+                (active.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING);
+              return {after: Boolean(after)};
+            }""",
+            selector,
+        )
+
+    def go(self, selector: str) -> None:
+        """Move focus to `selector` as a person would, in the fewest presses."""
+        for _ in range(200):
+            where = self._where(selector)
+            if where.get("here"):
+                return
+            if where.get("grid"):
+                (row, column), (to_row, to_column) = where["from"], where["to"]
+                for _ in range(abs(to_row - row)):
+                    self.press("ArrowDown" if to_row > row else "ArrowUp")
+                last = where["columns"] - 1
+                # Home or End first where that is shorter than walking.
+                if to_column + 1 < abs(to_column - column):
+                    self.press("Home")
+                    column = 0
+                elif last - to_column + 1 < abs(to_column - column):
+                    self.press("End")
+                    column = last
+                for _ in range(abs(to_column - column)):
+                    self.press("ArrowRight" if to_column > column else "ArrowLeft")
+                continue
+            self.press("Tab" if where["after"] else "Shift+Tab")
+        raise AssertionError(f"the keyboard never reached {selector}")
+
+    def tap(self, selector: str) -> None:
+        self.go(selector)
+        self.press("Enter")
 
 
 def _seated_phone(
@@ -29,6 +101,113 @@ def _seated_phone(
     page.locator("button[name=seat]").first.click()
     expect(page.locator("form.entry.one-hand")).to_be_visible()
     return tables[0], page
+
+
+def _key(target: str, card: str) -> str:
+    return f".card-entry[data-target={target}] button[data-card='{card}']"
+
+
+def test_a_whole_gin_deal_by_keyboard(live_server, browser):
+    _table, page = _seated_phone(browser, live_server, "gin_romi", 2)
+    keys = Keyboard(page)
+    keys.go("#f-by_0")
+    keys.press("Space")
+    keys.tap(_key("f-upper", GIN_UPPER))
+    expect(page.locator("#f-upper")).to_have_value(GIN_UPPER)
+    for seat, hand in enumerate(GIN_HANDS):
+        expect(page.locator(f"fieldset.seat[data-seat='{seat}']")).to_have_class(
+            re.compile(r"\bopen\b")
+        )
+        for card in hand.split():
+            keys.tap(_key(f"f-p{seat}_cards", card))
+        expect(page.locator(f"#f-p{seat}_cards")).to_have_value(hand)
+    expect(page.locator("#check")).to_contain_text("Looks right")
+    keys.tap("form.entry button[type=submit]")
+    expect(page.get_by_text("Deal 1 saved")).to_be_visible()
+
+    # Before the grid was one tab stop a deal took 183 presses this way (each card reached
+    # by Tab or Shift+Tab across the 52 keys); now 81: 21 cards, Submit and the seat's radio
+    # pressed (23) and 58 moves, one of them past the totals table's scrolling box.
+    assert keys.count <= 81, keys.count
+
+
+def _focused(page) -> str:
+    return page.evaluate("document.activeElement.dataset.card || document.activeElement.id")
+
+
+def test_the_grid_is_one_tab_stop_and_the_arrows_move_in_it(live_server, browser):
+    _table, page = _seated_phone(browser, live_server, "tizlapos_romi", 3)
+    hand = page.locator("form.entry .fold.open .card-entry")
+    grid = hand.locator(".card-grid")
+    expect(grid.locator("button.card[tabindex='0']")).to_have_count(1)
+    expect(grid.locator("button.card[tabindex='-1']")).to_have_count(51)
+    field = hand.locator("input[name$=_cards]")
+    field.focus()
+    stops = []
+    for _ in range(4):  # the field's joker and ⌫ keys, then the grid, once, then past it
+        page.keyboard.press("Tab")
+        stops.append(_focused(page))
+    assert stops[:3] == ["JK", "", "AS"], stops
+    assert stops[3] not in {"2S", "AH"}, stops  # the next Tab leaves the grid
+    page.keyboard.press("Shift+Tab")
+    assert _focused(page) == "AS"
+    # Right along the spades, Down to the same rank in hearts, End and Home in the row.
+    for key, card in [
+        ("ArrowRight", "2S"),
+        ("ArrowRight", "3S"),
+        ("ArrowDown", "3H"),
+        ("ArrowDown", "3D"),
+        ("ArrowUp", "3H"),
+        ("End", "KH"),
+        ("ArrowRight", "KH"),
+        ("Home", "AH"),
+        ("ArrowLeft", "AH"),
+        ("ArrowUp", "AS"),
+        ("ArrowUp", "AS"),
+    ]:
+        page.keyboard.press(key)
+        assert _focused(page) == card, (key, card, _focused(page))
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")  # a tap: the ace of hearts in
+    expect(field).to_have_value("AH")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    expect(field).to_have_value("AH 2H")
+    expect(grid.locator("button[data-card='2H']")).to_have_attribute("aria-pressed", "true")
+    # Tab comes back to the key last used, not to the first.
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    assert _focused(page) == "2H"
+    # The joker and ⌫ keys are pressed from the keyboard too.
+    hand.locator("button.joker").focus()
+    page.keyboard.press("Enter")
+    expect(field).to_have_value("AH 2H JK")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    expect(field).to_have_value("AH 2H")
+    # The knock card's grid (a 2 or a 3 of each suit) moves by its own rows.
+    knock = page.locator(".card-entry[data-target=f-knock_card] .card-grid")
+    knock.locator("button[data-card='2S']").focus()
+    for key, card in [("ArrowRight", "3S"), ("ArrowDown", "3H"), ("Home", "2H")]:
+        page.keyboard.press(key)
+        assert _focused(page) == card, (key, card)
+    # The key with focus shows it: the site's own ring, not the browser's.
+    ring = page.evaluate(
+        "[getComputedStyle(document.activeElement).outlineColor,"
+        " getComputedStyle(document.activeElement).outlineWidth]"
+    )
+    assert ring == ["rgb(255, 191, 71)", "3px"], ring
+    shoot(page, "keys-focus-ring")
+
+
+def test_without_script_every_key_is_a_tab_stop(live_server, browser):
+    _event, (table,) = seated_event(variant_id="gin_romi", players=2)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_server.url}{table.get_entry_url()}")
+    page.locator("button[name=seat]").first.click()
+    expect(page.locator(".card-grid button.card")).to_have_count(52 * 3)
+    expect(page.locator(".card-grid button.card[tabindex]")).to_have_count(0)
 
 
 CARD_NAMES = {
