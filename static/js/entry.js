@@ -158,8 +158,14 @@ function holds(condition) {
   return checkedValue(name) === value;
 }
 
-// Why a fold needs no entry, or "" when it does.
+// Why a fold needs no entry, or "" when it does. A fold that is needed only on some
+// answers (Gin's upper card: a knock's limit, of no use to a römi or a void deal) says which
+// in data-needed-if ("ending=knock ending=romi"); the hands say whose need none.
 function skipNote(fold) {
+  const needed = fold.dataset.neededIf;
+  // Not yet answered: needed, as on the form's own default answer.
+  const asked = needed && checkedValue(needed.split("=")[0]) !== null;
+  if (asked && !needed.split(" ").some(holds)) return fold.dataset.skipNote || " ";
   const hands = fold.closest(".hands");
   if (!hands) return "";
   if (holds(hands.dataset.skipAllIf)) return hands.dataset.skipAllNote || " ";

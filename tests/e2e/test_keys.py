@@ -343,3 +343,30 @@ def test_no_page_scrolls_sideways_on_a_phone_at_200_percent(live_server, browser
                 wide.append((name, width, found))
         context.close()
     assert not wide, "\n".join(map(str, wide))
+
+
+# -- a Gin Römi hand opens by itself ---------------------------------------------------------
+
+
+def test_after_a_romi_the_hand_to_enter_opens_by_itself(live_server, browser):
+    # A römi needs no upper card (it sets only a knock's limit) and no hand of the player
+    # who went römi: the other player's hand is the one to open, without a tap on it, and
+    # once its ten cards are in nothing else waits.
+    _table, page = _seated_phone(browser, live_server, "gin_romi", 2)
+    upper = page.locator("form.entry .fold-named")
+    expect(upper).to_have_class(re.compile(r"\bopen\b"))  # a knock, preselected, needs it
+    page.locator("#f-ending_1").check()  # römi
+    page.locator("#f-by_0").check()
+    other = page.locator("fieldset.seat[data-seat='1']")
+    expect(other).to_have_class(re.compile(r"\bopen\b"))
+    expect(upper.locator(".fold-note")).to_have_text("not needed")
+    expect(page.locator("fieldset.seat[data-seat='0'] .fold-note")).to_have_text("went römi")
+    for card in GIN_HANDS[1].split():
+        other.locator(f"button[data-card='{card}']").click()
+    expect(page.locator("#f-p1_cards")).to_have_value(GIN_HANDS[1])
+    expect(page.locator("form.entry .fold.open")).to_have_count(0)
+    expect(page.locator("#check")).to_contain_text("Looks right")
+    # Back to a knock: the upper card is needed again, and opens.
+    page.locator("#f-ending_0").check()
+    expect(upper).to_have_class(re.compile(r"\bopen\b"))
+    expect(upper.locator(".fold-note")).to_have_text("")
