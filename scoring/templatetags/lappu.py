@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import template
+from django.utils.translation import pgettext
 
 from rules import Card, RuleViolation, Suit, Variant
 from rules.cards import RANK_CODES
@@ -34,19 +35,50 @@ def contract(value: Any) -> str:
     return contract_text(value)
 
 
+# What a screen reader calls a card, in the page's language: "10 of spades", Finnish
+# "pata 10", Hungarian "kőr ász". Numbers are read as numbers; the court cards and the ace
+# by the words the players use.
+def _suit_word(suit: Suit) -> str:
+    return {
+        Suit.SPADES: pgettext("card suit", "spades"),
+        Suit.HEARTS: pgettext("card suit", "hearts"),
+        Suit.DIAMONDS: pgettext("card suit", "diamonds"),
+        Suit.CLUBS: pgettext("card suit", "clubs"),
+    }[suit]
+
+
+def _rank_word(code: str) -> str:
+    words = {
+        "A": pgettext("card rank", "ace"),
+        "J": pgettext("card rank", "jack"),
+        "Q": pgettext("card rank", "queen"),
+        "K": pgettext("card rank", "king"),
+    }
+    return words.get(code, code)
+
+
+def _rank_face(code: str) -> str:
+    """The letter on a key's face as the page's players read it: Hungarian cards show B
+    (bubi) and D (dáma) for the jack and the queen. Only the face: a tap still types the
+    engine's canonical code."""
+    faces = {
+        "A": pgettext("card face", "A"),
+        "J": pgettext("card face", "J"),
+        "Q": pgettext("card face", "Q"),
+        "K": pgettext("card face", "K"),
+    }
+    return faces.get(code, code)
+
+
 @dataclass(frozen=True)
 class GridCard:
     """One key of the card grid: what it types (`code`), shows and is called."""
 
     code: str  # the engine's canonical code, "10H"
-    rank: str
+    rank: str  # the face's rank, in the page's language ("B" for a Hungarian jack)
     sign: str
     red: bool
-
-    @property
-    def name(self) -> str:
-        """The key's accessible name, "10♥": the same in every language, as on the key."""
-        return self.rank + self.sign
+    name: str  # the key's accessible name, "10 of hearts", "hertta 10"
 
 
 @register.simple_tag
@@ -55,7 +87,14 @@ def card_grid(ranks: str = "") -> list[GridCard]:
     knock card; all thirteen when empty), in the order a hand is sorted."""
     wanted = ranks.split() or list(RANK_CODES.values())
     return [
-        GridCard(Card(rank, suit).code, code, suit.symbol, not suit.is_black)
+        GridCard(
+            code=Card(rank, suit).code,
+            rank=_rank_face(code),
+            sign=suit.symbol,
+            red=not suit.is_black,
+            name=pgettext("card name", "%(rank)s of %(suit)s")
+            % {"rank": _rank_word(code), "suit": _suit_word(suit)},
+        )
         for suit in Suit
         for rank, code in RANK_CODES.items()
         if code in wanted
