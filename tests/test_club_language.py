@@ -14,7 +14,7 @@ from django.urls import reverse
 from core.conditional import cache_get
 from tests.factories import ClubFactory, UserFactory
 from tests.scoring.conftest import seated_event
-from tournaments.club_language import club_key
+from tournaments.club_language import club_key, table_key
 
 pytestmark = pytest.mark.django_db
 
@@ -140,3 +140,13 @@ def test_a_feed_is_never_in_the_clubs_language():
     feed = Client().get(reverse("event_standings_feed", args=[club.slug, event.pk]))
     assert feed.status_code == 200
     assert feed.get("Content-Language") == settings.LANGUAGE_CODE
+
+
+def test_a_made_up_address_gets_the_sites_language_and_fills_no_cache():
+    phone = Client(headers={"accept-language": GERMAN})
+    made_up = "A" * 22
+    gone = phone.get(reverse("table_entry", args=[made_up]))
+    assert gone.status_code == 404 and gone["Content-Language"] == settings.LANGUAGE_CODE
+    assert phone.get("/clubs/no-such-club/").status_code == 404
+    assert cache_get(table_key(made_up)) is None
+    assert cache_get(club_key("no-such-club")) is None

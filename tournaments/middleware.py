@@ -61,9 +61,9 @@ class ClubLanguageMiddleware:
     A phone that scans a Finnish club's QR code gets Finnish on the event, table, big-screen
     and player pages, unless it said otherwise: a language chosen with the site's switch
     (the cookie), or an Accept-Language naming one of the site's languages, wins; a person
-    signed in reads their own choice. No cookie is set: the same phone reads a Hungarian club in
-    Hungarian. The club is found from the address (its slug, or its table's link) in the
-    shared cache (tournaments.club_language), so a table's poll asks no database for it.
+    signed in reads their own choice. No cookie is set: the same phone reads a Hungarian
+    club in Hungarian. The club is found from the address (its slug, or its table's link)
+    in the shared cache (tournaments.club_language), so a table's poll asks no database.
 
     Decided in process_view, after LocaleMiddleware and UserLanguageMiddleware and before
     the view computes an ETag or cache key that names the language.
