@@ -92,6 +92,15 @@ def test_two_deals_entered_offline_survive_a_closed_browser_and_land_once_in_ord
     bar = page.locator("#offline")
     expect(bar).to_contain_text("Online")
     _ready_offline(page)
+    # What the phone keeps: this table's page and the site's files, nothing of another table.
+    kept = page.evaluate(
+        "async () => { const urls = []; for (const name of await caches.keys()) {"
+        " for (const request of await (await caches.open(name)).keys()) urls.push(request.url); }"
+        " return urls; }"
+    )
+    paths = {url.removeprefix(live_server.url) for url in kept}
+    assert table.get_entry_url() in paths
+    assert {path for path in paths if not path.startswith("/static/")} == {table.get_entry_url()}
 
     keeping_phone.context.set_offline(True)
     _enter(page, 1)
@@ -144,9 +153,8 @@ def test_two_deals_entered_offline_survive_a_closed_browser_and_land_once_in_ord
     }
 
 
-def test_a_deal_changed_meanwhile_comes_back_as_the_conflict_screen(
-    live_server, keeping_phone, browser
-):
+def _deal_one_queued(live_server, keeping_phone):
+    """A table whose phone, seated while online, entered deal 1 with no network."""
     _event, (table,) = seated_event(variant_id="rutupeli", players=4)
     url = f"{live_server.url}{table.get_entry_url()}"
     page = keeping_phone.open()
@@ -156,7 +164,13 @@ def test_a_deal_changed_meanwhile_comes_back_as_the_conflict_screen(
     keeping_phone.context.set_offline(True)
     _enter(page, 1)
     expect(page.locator("#offline")).to_contain_text("Waiting to send: 1.")
+    return table, url, page
 
+
+def test_a_deal_changed_meanwhile_comes_back_as_the_conflict_screen(
+    live_server, keeping_phone, browser
+):
+    table, url, page = _deal_one_queued(live_server, keeping_phone)
     # Meanwhile another phone, online, enters deal 1 differently.
     other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     other.goto(url)
@@ -175,16 +189,7 @@ def test_a_deal_changed_meanwhile_comes_back_as_the_conflict_screen(
 
 
 def test_a_revoked_link_refuses_the_queued_deal_and_says_so(live_server, keeping_phone):
-    _event, (table,) = seated_event(variant_id="rutupeli", players=4)
-    url = f"{live_server.url}{table.get_entry_url()}"
-    page = keeping_phone.open()
-    page.goto(url)
-    page.locator("button[name=seat]").first.click()
-    _ready_offline(page)
-    keeping_phone.context.set_offline(True)
-    _enter(page, 1)
-    expect(page.locator("#offline")).to_contain_text("Waiting to send: 1.")
-
+    table, _url, page = _deal_one_queued(live_server, keeping_phone)
     table_key_revoke(table=table)
     keeping_phone.context.set_offline(False)
     expect(page.get_by_role("heading", name="This link no longer works")).to_be_visible(
@@ -196,3 +201,34 @@ def test_a_revoked_link_refuses_the_queued_deal_and_says_so(live_server, keeping
     expect(item.locator(".typed")).to_contain_text("AS KD")
     shoot(page, "offline-revoked")
     assert not Deal.objects.filter(table=table).exists()
+
+
+def test_a_confirmation_made_offline_waits_and_lands_once(live_server, keeping_phone, browser):
+    _event, (table,) = seated_event(variant_id="rutupeli", players=4)
+    url = f"{live_server.url}{table.get_entry_url()}"
+    entering = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    entering.goto(url)
+    entering.locator("button[name=seat]").first.click()
+    _enter(entering, 1)
+    expect(entering.locator(".messages")).to_contain_text("Deal 1 saved")
+
+    page = keeping_phone.open()
+    page.goto(url)
+    page.locator("button[name=seat]").nth(1).click()
+    confirm = page.get_by_role("button", name="Confirm deal 1")
+    expect(confirm).to_be_visible()
+    _ready_offline(page)
+    keeping_phone.context.set_offline(True)
+    confirm.click()
+    bar = page.locator("#offline")
+    expect(bar).to_contain_text("Confirmation of deal 1: waiting to send")
+    # Queued once: the button is not offered again.
+    expect(page.get_by_role("button", name="Confirm deal 1")).to_be_hidden()
+    shoot(page, "offline-confirmation-waiting")
+    assert not Deal.objects.get(table=table).is_confirmed
+
+    keeping_phone.context.set_offline(False)
+    expect(page.locator(".messages")).to_contain_text("Deal 1 confirmed.", timeout=20_000)
+    deal = Deal.objects.get(table=table)
+    assert deal.is_confirmed
+    assert DealVersion.objects.filter(deal=deal, action=DealAction.CONFIRM).count() == 1
