@@ -77,6 +77,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After authentication: a signed-in person's stored language beats the cookie.
     "tournaments.middleware.UserLanguageMiddleware",
+    # A visitor who named none of the site's languages reads a club's pages and table links
+    # in the club's language (decided before the view, from the shared cache).
+    "tournaments.middleware.ClubLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.

@@ -36,23 +36,22 @@ class Hand:
 
 
 def _loose_key(variant: Variant, parsed: ParsedCard) -> str:
-    if parsed.rank == 2 and variant.wild_black_twos:
+    if parsed.rank == 2 and variant.two_needs_suit:
         red = variant.penalty_table["2"]
         black = variant.penalty_table["BLACK_TWO"]
-        if red != black:
-            raise RuleViolation(
-                _(
-                    '"%(token)s" (item %(position)d) needs a suit: '
-                    "in %(game)s a black two counts %(black)d and a red two %(red)d."
-                ),
-                code="bad_token",
-                token=parsed.token,
-                position=parsed.position,
-                expected="a two with its suit, like 2H or ♠2",
-                game=variant.name,
-                black=black,
-                red=red,
-            )
+        raise RuleViolation(
+            _(
+                '"%(token)s" (item %(position)d) needs a suit: '
+                "in %(game)s a black two counts %(black)d and a red two %(red)d."
+            ),
+            code="bad_token",
+            token=parsed.token,
+            position=parsed.position,
+            expected="a two with its suit, like 2H or ♠2",
+            game=variant.name,
+            black=black,
+            red=red,
+        )
     return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(parsed.rank, str(parsed.rank))
 
 

@@ -71,6 +71,7 @@ __all__ = [
     "SPECIALS",
     "TIZLAPOS_ROMI",
     "BuliLedger",
+    "Reentry",
     "TizEntry",
     "TizPlayer",
     "TizVariant",
@@ -115,6 +116,20 @@ class TizVariant(Variant):
 
 
 @dataclass(frozen=True)
+class Reentry:
+    """A seat that bought back in before deal ``deal``, its total set to ``total`` (the
+    worst total of those still in)."""
+
+    seat: int
+    deal: int
+    total: int
+
+    def to_dict(self) -> dict[str, int]:
+        """The JSON-ready form."""
+        return {"seat": self.seat, "deal": self.deal, "total": self.total}
+
+
+@dataclass(frozen=True)
 class BuliLedger:
     """The buli's account after the deals so far (``standing.ledger``), seat by seat.
 
@@ -122,7 +137,8 @@ class BuliLedger:
     units (with ``pot``, the re-entry payments not yet collected, they add up to zero);
     ``reentries`` how often each seat bought back in; ``out_after`` the deal after which
     each seat went out (None while it is in); ``ending`` how the buli ended
-    (``"last_player"``, ``"kis_buli"``, or None while it goes on); ``deals_won`` per seat.
+    (``"last_player"``, ``"kis_buli"``, or None while it goes on); ``deals_won`` per seat;
+    ``restarts`` every re-entry in order, with the total it restarted at.
     ``to_dict()`` is ``standing.extra`` without ``deals_played``.
     """
 
@@ -134,6 +150,7 @@ class BuliLedger:
     out_after: tuple[int | None, ...]
     ending: str | None
     deals_won: tuple[int, ...]
+    restarts: tuple[Reentry, ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         """The JSON-ready form (lists for the seats)."""
@@ -146,6 +163,7 @@ class BuliLedger:
             "out_after": list(self.out_after),
             "deals_won": list(self.deals_won),
             "ending": self.ending,
+            "restarts": [restart.to_dict() for restart in self.restarts],
         }
 
 
@@ -609,7 +627,8 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
     ``standing.ledger`` is the buli's account (a :class:`BuliLedger`): ``active`` and
     ``eliminated`` seats, ``units`` (each seat's net units; with ``pot`` they add up to
     zero), ``pot``, ``reentries`` per seat, ``out_after`` (the deal after which each seat
-    went out, or None), ``ending`` ("last_player", "kis_buli" or None) and ``deals_won``.
+    went out, or None), ``ending`` ("last_player", "kis_buli" or None), ``deals_won`` and
+    ``restarts`` (each re-entry: its seat, deal and the total it restarted at).
     ``extra`` holds the same as lists, and ``deals_played``.
 
     Raises :class:`RuleViolation` when a deal's lines do not fit the buli: a seat out of
@@ -626,6 +645,7 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
     units = [0] * seats
     pot = 0
     reentries = [0] * seats
+    restarts: list[Reentry] = []
     out_after: list[int | None] = [None] * seats
     won = [0] * seats
     ending: str | None = None
@@ -677,6 +697,7 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
             units[seat] -= variant.tiz_reentry_units
             pot += variant.tiz_reentry_units
             reentries[seat] += 1
+            restarts.append(Reentry(seat=seat, deal=number, total=worst))
 
         for seat in range(seats):
             if present[seat] and not active[seat]:
@@ -765,6 +786,7 @@ def standing(variant: Variant, seats: int, deals: Sequence[DealScore]) -> TableS
         out_after=tuple(out_after),
         ending=ending,
         deals_won=tuple(won),
+        restarts=tuple(restarts),
     )
     return TableStanding(
         totals=tuple(totals),

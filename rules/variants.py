@@ -177,6 +177,12 @@ class Variant:
         return self.penalty_table[penalty_key(card, black_two_wild=self.wild_black_twos)]
 
     @property
+    def two_needs_suit(self) -> bool:
+        """Whether a two left in hand must be entered with its suit to be priced: where black
+        twos are wild and cost other than a red two (Räväytys), a bare "2" could be either."""
+        return self.wild_black_twos and self.penalty_table["2"] != self.penalty_table["BLACK_TWO"]
+
+    @property
     def is_contract_game(self) -> bool:
         """True for Räväytys and Rutupeli-like games (one contract per deal)."""
         return bool(self.deals)

@@ -91,6 +91,8 @@ class EntryFamily:
     labels: Mapping[str, Words]
     # The entry keys whose value is a seat: the history page names the player.
     seat_keys: frozenset[str]
+    # The entry keys (or seat line parts) that hold cards: shown with their suit signs.
+    card_keys: frozenset[str]
     # A field's choices (beyond the table's seats), from the engine's constants.
     choices: Mapping[str, Choices]
     # What a field holds when nothing was picked: the engine's usual ending.
@@ -118,6 +120,7 @@ FAMILIES: Mapping[str, EntryFamily] = {
                 "buys": gettext_lazy("buys"),
             },
             seat_keys=frozenset({"out"}),
+            card_keys=frozenset({"cards", "laydown"}),
             choices={},
             initial={},
             records_ravaytys=_records_ravaytys,
@@ -135,6 +138,7 @@ FAMILIES: Mapping[str, EntryFamily] = {
                 "deadwood": gettext_lazy("deadwood"),
             },
             seat_keys=frozenset({"by"}),
+            card_keys=frozenset({"upper", "hands"}),
             choices={"ending": _choices(GIN_ENDINGS, ENDING_WORDS)},
             initial={"ending": "knock"},
         ),
@@ -153,6 +157,7 @@ FAMILIES: Mapping[str, EntryFamily] = {
                 "reenter": gettext_lazy("buys back in"),
             },
             seat_keys=frozenset({"winner"}),
+            card_keys=frozenset({"cards", "knock_card"}),
             choices={
                 "ending": _choices(TIZ_ENDINGS, ENDING_WORDS),
                 "special": _choices(SPECIALS, SPECIAL_WORDS),
@@ -170,6 +175,24 @@ def family_of(variant: Variant) -> EntryFamily:
 
 # Engine lists with one item per seat, and the seat form's field each item is typed in.
 _SEAT_LISTS = {"hands": "cards", "deadwood": "points"}
+
+
+def flatten_entry(entry: Any) -> dict[tuple[str, int | None, str], Any]:
+    """A stored entry's values by (key, seat, part), in the entry's order: `players.2.cards`
+    is ("players", 2, "cards"), `hands.1` ("hands", 1, "hands"), `upper` ("upper", None,
+    "upper")."""
+    flat: dict[tuple[str, int | None, str], Any] = {}
+    for key, value in (entry or {}).items():
+        if key == "players" and isinstance(value, list):
+            for seat, line in enumerate(value):
+                for part, item in (line or {}).items():
+                    flat[(key, seat, part)] = item
+        elif key in _SEAT_LISTS and isinstance(value, list):
+            for seat, item in enumerate(value):
+                flat[(key, seat, key)] = item
+        else:
+            flat[(key, None, key)] = value
+    return flat
 
 
 def field_of(engine_field: str | None) -> tuple[int | None, str] | None:

@@ -132,6 +132,10 @@ CARDS_OR_POINTS = gettext_lazy(
 NOT_BUYS = gettext_lazy('"%(token)s" is not a number of buys: expected 0 or more.')
 
 _CARD_ATTRS = {"autocomplete": "off", "autocapitalize": "characters", "inputmode": "text"}
+# The fields' examples read alike in every language the site speaks: suit signs, not the
+# English letters (7D), and only the ranks whose letters are the same in Finnish and
+# Hungarian (A, K; a Hungarian queen is D, a jack B). The engine reads each of them.
+_HAND_EXAMPLE = "A♠ 2♠ 3♠ 4♥ 5♥ 6♥ 7♦ 8♦ 9♣ K♣"
 # No `pattern`: the browser would refuse the form with its own bubble in its own language, and
 # the live check would never hear of a bad number; the site says what is wrong, by the field.
 _NUMBER_ATTRS = {"inputmode": "numeric", "class": "short"}
@@ -272,9 +276,7 @@ class ContractSeatForm(SeatEntryForm):
 class GinSeatForm(SeatEntryForm):
     cards = TextField(
         label=gettext_lazy("Hand (10 cards)"),
-        widget=forms.TextInput(
-            attrs={**_CARD_ATTRS, "placeholder": "AS 2S 3S 4H 5H 6H 7D 8D 9C KC"}
-        ),
+        widget=forms.TextInput(attrs={**_CARD_ATTRS, "placeholder": _HAND_EXAMPLE}),
     )
     points = CountField(label=gettext_lazy("…or deadwood points"), out_of_range=NOT_POINTS)
     refuses_cards_and_points = False
@@ -288,7 +290,7 @@ class TizSeatForm(SeatEntryForm):
     # The engine reads the whole hand and finds its melds, not the cards left over.
     cards = TextField(
         label=gettext_lazy("Hand (10 cards)"),
-        widget=forms.TextInput(attrs={**_CARD_ATTRS, "placeholder": "A K 7 7"}),
+        widget=forms.TextInput(attrs={**_CARD_ATTRS, "placeholder": _HAND_EXAMPLE}),
     )
     special = forms.ChoiceField(required=False, label=gettext_lazy("Special hand"))
     drop_out = forms.BooleanField(required=False, label=gettext_lazy("Drops out"))
@@ -395,7 +397,7 @@ class ContractDealForm(DealEntryForm):
         required=False, label=gettext_lazy("Räväytys: went out in one turn with no earlier laydown")
     )
     laydown = TextField(
-        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "7H 7S 7D\npata-5-6-7-8"})
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "7♥ 7♠ 7♦\n5♠ 6♠ 7♠ 8♠"})
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -443,7 +445,7 @@ class GinDealForm(DealEntryForm):
     upper = TextField(
         label=gettext_lazy("Upper card"),
         widget=forms.TextInput(
-            attrs={"placeholder": "7D", "autocapitalize": "characters", "autocomplete": "off"}
+            attrs={"placeholder": "7♦", "autocapitalize": "characters", "autocomplete": "off"}
         ),
     )
 
@@ -517,7 +519,7 @@ class TizDealForm(DealEntryForm):
     ending = forms.ChoiceField(required=False, label=gettext_lazy("How?"), widget=forms.RadioSelect)
     knock_card = TextField(
         label=gettext_lazy("Knock card (a 2 or a 3)"),
-        widget=forms.TextInput(attrs={"placeholder": "2H", "autocomplete": "off"}),
+        widget=forms.TextInput(attrs={"placeholder": "2♥", "autocomplete": "off"}),
     )
 
     def to_entry(self, lines: list[dict[str, Any]]) -> dict[str, Any]:

@@ -7,26 +7,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.entry import EntryFamily, family_of
+from scoring.entry import EntryFamily, family_of, flatten_entry
 from scoring.models import Deal, DealVersion
 from scoring.selectors import deal_history
 from tournaments.models import Table
-
-
-def _flatten(entry: Any) -> dict[tuple[str, int | None, str], Any]:
-    """(field, seat, part) → value: `players.2.cards` is ("players", 2, "cards")."""
-    flat: dict[tuple[str, int | None, str], Any] = {}
-    for key, value in (entry or {}).items():
-        if key == "players" and isinstance(value, list):
-            for seat, line in enumerate(value):
-                for part, item in (line or {}).items():
-                    flat[(key, seat, part)] = item
-        elif key in {"hands", "deadwood"} and isinstance(value, list):
-            for seat, item in enumerate(value):
-                flat[(key, seat, key)] = item
-        else:
-            flat[(key, None, key)] = value
-    return flat
 
 
 def _shown(field: str, value: Any, names: list[str], seat_keys: frozenset[str]) -> str:
@@ -48,7 +32,7 @@ def entry_changes(
     entry family), seats by player name."""
     if old is None:
         return []
-    before, after = _flatten(old), _flatten(new)
+    before, after = flatten_entry(old), flatten_entry(new)
     lines = []
     for key in sorted(
         set(before) | set(after), key=lambda k: (k[1] if k[1] is not None else -1, k[0], k[2])

@@ -38,7 +38,10 @@ def link_gone(request: HttpRequest, key: str) -> HttpResponse:
     closed = table.stage if table and table.stage.status == StageStatus.FINISHED else None
     context = {"event": event, "finished": finished, "stage": closed}
     if not request.headers.get("HX-Request"):
-        return _gone(render_to_string("scoring/link_gone.html", context, request))
+        # The whole page lists what the phone had queued for this link (its key is the
+        # phone's own: it opened it).
+        page = render_to_string("scoring/link_gone.html", {**context, "key": key}, request)
+        return _gone(page)
     html = render_to_string("scoring/_link_gone.html", context, request)
     seen = request.__dict__.get(_SEEN)
     if table is not None and (finished or closed) and seen is not None:

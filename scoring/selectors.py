@@ -113,6 +113,49 @@ class TableSheet:
     def has_final(self) -> bool:
         return self.standing.finished and self.standing.settlement is not None
 
+    @property
+    def payment(self) -> Payment | None:
+        """Who pays whom at the end of a finished Gin Römi match: the loser pays the
+        difference of the settlement's totals (`Settlement.result`); None otherwise."""
+        settlement = self.standing.settlement
+        if settlement is None or not self.standing.finished:
+            return None
+        seat_of = {seat.position: seat for seat in self.seats}
+        payer, payee = seat_of.get(settlement.loser), seat_of.get(settlement.winner)
+        if payer is None or payee is None:
+            return None
+        return Payment(payer=payer, payee=payee, amount=settlement.result)
+
+    @property
+    def restarts(self) -> list[Restart]:
+        """Each Tízlapos Römi re-entry so far, by the deal it came before: its player's
+        total restarted at the worst total still in (the engine's `BuliLedger.restarts`)."""
+        ledger = self.standing.ledger
+        if ledger is None or not ledger.restarts:
+            return []
+        seat_of = {seat.position: seat for seat in self.seats}
+        # The engine counts the deals it scored; the sheet's own numbers skip voided ones.
+        numbers = [number for number, _score in counted_rows(self)]
+        return [
+            Restart(seat=seat_of[restart.seat], deal=numbers[restart.deal - 1], total=restart.total)
+            for restart in ledger.restarts
+            if restart.seat in seat_of and restart.deal <= len(numbers)
+        ]
+
+
+@dataclass(frozen=True)
+class Payment:
+    payer: Seat
+    payee: Seat
+    amount: int
+
+
+@dataclass(frozen=True)
+class Restart:
+    seat: Seat
+    deal: int
+    total: int
+
 
 def confirmed_deals(deals: list[Deal]) -> list[Deal]:
     """The deals up to the first one still waiting for its confirmation (a voided deal
@@ -380,6 +423,15 @@ def deal_history(*, table: Table) -> dict[int, list[DealVersion]]:
 def seat_claim_of(*, table: Table, device: str) -> SeatClaim | None:
     """The seat this phone speaks for at the table, if any."""
     return SeatClaim.objects.filter(table=table, device=device).first()
+
+
+def recorded_requests(*, table: Table, device: str, last: int = 40) -> list[str]:
+    """The request ids of this phone's latest saves and confirmations at the table: the page
+    says them, so the phone's offline queue (static/js/offline.js) drops what has landed."""
+    if not device:
+        return []
+    rows = DealVersion.objects.filter(deal__table=table, device=device).order_by("-pk")
+    return list(rows.values_list("request_id", flat=True)[:last])
 
 
 def flagged_confirmations(*, event: Event) -> list[DealVersion]:

@@ -121,6 +121,23 @@ def _deal_header(deal: DealHead, key: str, director: bool, export: bool) -> str:
     return format_html("{}{}", number, mark)
 
 
+class EnteredTable(BaseTable):
+    """A deal waiting for confirmation, seat by seat in seat order: what its table entered
+    and what it scores, for the phone that confirms it to check against the table."""
+
+    player = tables.Column(verbose_name=_("Player"), accessor="seat__player__name")
+    entered = tables.TemplateColumn(
+        template_name="tables/cells/entered_facts.html",
+        verbose_name=_("Entered"),
+        accessor="facts",
+    )
+    points = tables.Column(verbose_name=_("Points"), attrs=NUMBER, default="")
+
+    class Meta(BaseTable.Meta):
+        attrs = {"class": "table entered"}
+        orderable = False
+
+
 class HistoryTable(BaseTable):
     """One deal's versions, oldest first: what was done, when, by whom, and what changed."""
 

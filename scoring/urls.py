@@ -50,6 +50,7 @@ urlpatterns = [
     path("t/<key:key>/live/", views.table_live, name="table_live"),
     path("t/<key:key>/qr.svg", views.table_qr, name="table_qr"),
     path("t/<key:key>/manifest.webmanifest", install.table_manifest, name="table_manifest"),
+    path("t/<key:key>/sw.js", install.table_worker, name="table_worker"),
     path("t/<key:key>/deals/<int:number>/", views.deal_save, name="deal_save"),
     path("t/<key:key>/deals/<int:number>/edit/", views.deal_edit, name="deal_edit"),
     path("t/<key:key>/deals/<int:number>/confirm/", views.deal_confirm_view, name="deal_confirm"),

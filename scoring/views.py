@@ -38,7 +38,13 @@ from scoring.public_cache import (
     wide_key,
 )
 from scoring.public_cache import shared as shared_cache
-from scoring.selectors import open_table, seat_claim_of, table_names, table_sheet
+from scoring.selectors import (
+    open_table,
+    recorded_requests,
+    seat_claim_of,
+    table_names,
+    table_sheet,
+)
 from scoring.services import (
     StaleDeal,
     TableClosed,
@@ -164,14 +170,44 @@ def _entry_context(
         "pending": _pending(table, sheet.unconfirmed, actor, director),
         "number": number,
         "waiting": waiting,
-        "contract": contract_text(variant.contract(number).to_dict())
-        if number and variant.is_contract_game and number <= len(variant.deals)
-        else "",
-        "dealer": sheet.dealer(number) if number else None,
+        **_heading(sheet, number),
         "entry": entry or DealEntry(variant, sheet.seats, stored=stored),
         "meta": DealMetaForm.for_page(number=number, expected_version=expected_version),
         **extra,
     }
+
+
+def _heading(sheet: Any, number: int | None) -> dict[str, Any]:
+    """What the page says above deal `number`'s form: its contract and who deals."""
+    variant = sheet.variant
+    contract = number is not None and variant.is_contract_game and number <= len(variant.deals)
+    return {
+        "number": number,
+        "contract": contract_text(variant.contract(number).to_dict()) if contract else "",
+        "dealer": sheet.dealer(number) if number else None,
+    }
+
+
+# How many deals ahead a page carries the headings of, for a phone entering them offline.
+OFFLINE_AHEAD = 8
+
+
+def _page_context(request: HttpRequest, table: Table, **kwargs: Any) -> dict[str, Any]:
+    """The entry page's whole context: `_entry_context` and what the page's offline queue
+    needs (static/js/offline.js): the request ids of this phone's saves that landed, and
+    the headings of the next deals, which a phone with no network enters one after another."""
+    context = _entry_context(request, table, **kwargs)
+    number, sheet = context["number"], context["sheet"]
+    ahead = []
+    if number and not context.get("editing"):
+        last = (
+            len(sheet.variant.deals) if sheet.variant.is_contract_game else number + OFFLINE_AHEAD
+        )
+        ahead = [
+            _heading(sheet, n) for n in range(number + 1, min(last, number + OFFLINE_AHEAD) + 1)
+        ]
+    recorded = recorded_requests(table=table, device=device_of(request))
+    return {**context, "ahead": ahead, "recorded": " ".join(recorded)}
 
 
 def _pending(
@@ -201,7 +237,7 @@ def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
     # then a 304 unless something changed meanwhile (not a second full render per visit).
     tag = _live_tag(request, table)
     return render(
-        request, "scoring/table_entry.html", {**_entry_context(request, table), "poll_tag": tag}
+        request, "scoring/table_entry.html", {**_page_context(request, table), "poll_tag": tag}
     )
 
 
@@ -384,13 +420,14 @@ def _entry_refused(
     """The entry page again, with what was typed and each error next to its field."""
     # A correction that failed stays a correction on the page.
     editing = Deal.objects.filter(table=table, number=number).first() if meta.base_version else None
-    context = _entry_context(
+    context = _page_context(
         request,
         table,
         number=number,
         entry=entry,
         expected_version=meta.base_version,
         editing=editing,
+        page_kind="refused",
     )
     return render(request, "scoring/table_entry.html", context, status=422)
 
@@ -425,7 +462,7 @@ def _points_of(sheet: Any, number: int, entry: dict[str, Any]) -> list[tuple[Any
 @correction_page
 def deal_edit(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     deal = get_object_or_404(Deal, table=table, number=number)
-    context = _entry_context(
+    context = _page_context(
         request,
         table,
         number=number,

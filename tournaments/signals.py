@@ -10,8 +10,9 @@ from django.db.models.signals import post_delete, post_save, pre_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 
+from tournaments.club_language import club_language_forget
 from tournaments.middleware import remember_language
-from tournaments.models import Membership, Player
+from tournaments.models import Club, Membership, Player
 from tournaments.selectors import user_language
 from tournaments.services import (
     HISTORY_RECORDED,
@@ -56,6 +57,25 @@ def language_kept_on_sign_in(
         profile_language_set(user=user, language=chosen)
     # The middleware's cache for this session, filled now so it never holds the old choice.
     remember_language(request, chosen, user_id=user.pk)
+
+
+@receiver(post_save, sender=Club, dispatch_uid="tournaments.signals.club_language_saved")
+def club_language_saved(
+    sender: type[Club],
+    instance: Club,
+    created: bool,
+    update_fields: frozenset[str] | None = None,
+    **kwargs: Any,
+) -> None:
+    """The kept language of the club's pages and table links follows its new setting (a
+    save of other fields, as the members' recount, keeps it)."""
+    if update_fields is None or {"language", "slug"} & set(update_fields):
+        club_language_forget(club=instance, tables=not created)  # a new club has none
+
+
+@receiver(post_delete, sender=Club, dispatch_uid="tournaments.signals.club_language_deleted")
+def club_language_deleted(sender: type[Club], instance: Club, **kwargs: Any) -> None:
+    club_language_forget(club=instance, tables=False)  # its tables went before it
 
 
 # The role history's safety net. The membership services record each change with the person

@@ -5,8 +5,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import template
+from django.utils.translation import pgettext
 
-from rules import Card, RuleViolation, Suit
+from rules import Card, RuleViolation, Suit, Variant
 from rules.cards import RANK_CODES
 from scoring.i18n import contract_text, violation_text
 from tournaments.models import Event
@@ -34,9 +35,39 @@ def contract(value: Any) -> str:
     return contract_text(value)
 
 
-@register.filter
-def make_list_words(value: str) -> list[str]:
-    return value.split()
+# What a screen reader calls a card, in the page's language: "10 of spades", Finnish
+# "pata 10", Hungarian "kőr ász". Numbers are read as numbers; the court cards and the ace
+# by the words the players use.
+def _suit_word(suit: Suit) -> str:
+    return {
+        Suit.SPADES: pgettext("card suit", "spades"),
+        Suit.HEARTS: pgettext("card suit", "hearts"),
+        Suit.DIAMONDS: pgettext("card suit", "diamonds"),
+        Suit.CLUBS: pgettext("card suit", "clubs"),
+    }[suit]
+
+
+def _rank_word(code: str) -> str:
+    words = {
+        "A": pgettext("card rank", "ace"),
+        "J": pgettext("card rank", "jack"),
+        "Q": pgettext("card rank", "queen"),
+        "K": pgettext("card rank", "king"),
+    }
+    return words.get(code, code)
+
+
+def _rank_face(code: str) -> str:
+    """The letter on a key's face as the page's players read it: Hungarian cards show B
+    (bubi) and D (dáma) for the jack and the queen. Only the face: a tap still types the
+    engine's canonical code."""
+    faces = {
+        "A": pgettext("card face", "A"),
+        "J": pgettext("card face", "J"),
+        "Q": pgettext("card face", "Q"),
+        "K": pgettext("card face", "K"),
+    }
+    return faces.get(code, code)
 
 
 @dataclass(frozen=True)
@@ -44,14 +75,10 @@ class GridCard:
     """One key of the card grid: what it types (`code`), shows and is called."""
 
     code: str  # the engine's canonical code, "10H"
-    rank: str
+    rank: str  # the face's rank, in the page's language ("B" for a Hungarian jack)
     sign: str
     red: bool
-
-    @property
-    def name(self) -> str:
-        """The key's accessible name, "10♥": the same in every language, as on the key."""
-        return self.rank + self.sign
+    name: str  # the key's accessible name, "10 of hearts", "hertta 10"
 
 
 @register.simple_tag
@@ -60,11 +87,49 @@ def card_grid(ranks: str = "") -> list[GridCard]:
     knock card; all thirteen when empty), in the order a hand is sorted."""
     wanted = ranks.split() or list(RANK_CODES.values())
     return [
-        GridCard(Card(rank, suit).code, code, suit.symbol, not suit.is_black)
+        GridCard(
+            code=Card(rank, suit).code,
+            rank=_rank_face(code),
+            sign=suit.symbol,
+            red=not suit.is_black,
+            name=pgettext("card name", "%(rank)s of %(suit)s")
+            % {"rank": _rank_word(code), "suit": _suit_word(suit)},
+        )
         for suit in Suit
         for rank, code in RANK_CODES.items()
         if code in wanted
     ]
+
+
+@dataclass(frozen=True)
+class TapKey:
+    """One key of a contract hand's tap row: what it types (`code`) and shows."""
+
+    code: str
+    text: str
+    red: bool = False
+
+
+def _suited_key(rank: int, suit: Suit) -> TapKey:
+    return TapKey(Card(rank, suit).code, suit.symbol + RANK_CODES[rank], not suit.is_black)
+
+
+@register.simple_tag
+def tap_keys(variant: Variant) -> list[TapKey]:
+    """The tap row of a contract hand: a key per rank (a hand's suits cost nothing), a red
+    two of each suit in the two's place where a bare "2" cannot be priced (the engine's
+    `two_needs_suit`), then the wild cards: a joker, the black twos."""
+    keys: list[TapKey] = []
+    for rank, code in RANK_CODES.items():
+        if rank == 2 and variant.two_needs_suit:
+            keys += [_suited_key(2, suit) for suit in Suit if not suit.is_black]
+        else:
+            keys.append(TapKey(code, code))
+    if variant.jokers:
+        keys.append(TapKey("JK", "🃏"))
+    if variant.wild_black_twos:
+        keys += [_suited_key(2, suit) for suit in Suit if suit.is_black]
+    return keys
 
 
 @register.filter

@@ -9,6 +9,8 @@ from django import template
 from django.utils.safestring import SafeString
 
 from scoring import tables
+from scoring.entered import EnteredDeal, entered_deal
+from scoring.models import Deal
 from scoring.selectors import TableSheet, sheet_points_matrix
 
 register = template.Library()
@@ -23,3 +25,16 @@ def totals_table(sheet: TableSheet, actor: Any = None, director: bool = False) -
         director=bool(director),
     )
     return table.as_html(None)
+
+
+@register.simple_tag
+def entered(deal: Deal, sheet: TableSheet) -> EnteredDeal:
+    """`{% entered deal sheet as shown %}`: a deal waiting for confirmation as its table
+    entered it (`scoring.entered`)."""
+    return entered_deal(deal=deal, seats=sheet.seats, variant=sheet.variant)
+
+
+@register.simple_tag
+def entered_table(shown: EnteredDeal) -> SafeString:
+    """That deal seat by seat, in seat order: what each seat entered and its points."""
+    return tables.EnteredTable(shown.seats).as_html(None)

@@ -92,6 +92,54 @@ function syncGrid(entry) {
   });
 }
 
+// -- the card grid with the keyboard: one tab stop, not 52. Its last focused key (at first
+// its first) is the one Tab reaches; the arrows move along a suit's row (Left, Right, Home,
+// End) and between the suits' rows (Up, Down, to the same rank); Enter and Space press a
+// key as a tap does, as every button's do. The joker and ⌫ keys stay stops of their own.
+// Without script every key is a stop of its own.
+const MOVES = {
+  ArrowLeft: (row, column) => [row, column - 1],
+  ArrowRight: (row, column) => [row, column + 1],
+  ArrowUp: (row, column) => [row - 1, column],
+  ArrowDown: (row, column) => [row + 1, column],
+  Home: (row) => [row, 0],
+  End: (row, _column, columns) => [row, columns - 1],
+};
+
+function gridKeys(grid) {
+  return [...grid.querySelectorAll("button.card")];
+}
+
+function makeStop(grid, key) {
+  gridKeys(grid).forEach((each) => {
+    each.tabIndex = each === key ? 0 : -1;
+  });
+}
+
+function gridMove(event) {
+  const key = event.target.closest("button.card");
+  const grid = key && key.closest(".card-grid");
+  const move = MOVES[event.key];
+  if (!grid || !move || event.altKey || event.ctrlKey || event.metaKey) return;
+  const keys = gridKeys(grid);
+  const columns = keys.length / 4; // a row per suit, each of the same ranks
+  const index = keys.indexOf(key);
+  const [row, column] = move(Math.floor(index / columns), index % columns, columns);
+  event.preventDefault();
+  if (row < 0 || row >= 4 || column < 0 || column >= columns) return; // at an edge: stay
+  const next = keys[row * columns + column];
+  makeStop(grid, next);
+  next.focus();
+}
+
+document.querySelectorAll(".card-grid").forEach((grid) => makeStop(grid, gridKeys(grid)[0]));
+document.addEventListener("keydown", gridMove);
+// A key tapped or reached otherwise is where Tab comes back to.
+document.addEventListener("focusin", (event) => {
+  const key = event.target.closest && event.target.closest(".card-grid button.card");
+  if (key) makeStop(key.closest(".card-grid"), key);
+});
+
 // -- one hand open at a time. The folds of the form (the upper card, each hand) show a
 // one-line summary while closed; the next opens when one is done: a Römi hand when its
 // cards are all in, any hand by its "Next hand" key or by tapping another's summary. A hand
@@ -110,8 +158,14 @@ function holds(condition) {
   return checkedValue(name) === value;
 }
 
-// Why a fold needs no entry, or "" when it does.
+// Why a fold needs no entry, or "" when it does. A fold that is needed only on some
+// answers (Gin's upper card: a knock's limit, of no use to a römi or a void deal) says which
+// in data-needed-if ("ending=knock ending=romi"); the hands say whose need none.
 function skipNote(fold) {
+  const needed = fold.dataset.neededIf;
+  // Not yet answered: needed, as on the form's own default answer.
+  const asked = needed && checkedValue(needed.split("=")[0]) !== null;
+  if (asked && !needed.split(" ").some(holds)) return fold.dataset.skipNote || " ";
   const hands = fold.closest(".hands");
   if (!hands) return "";
   if (holds(hands.dataset.skipAllIf)) return hands.dataset.skipAllNote || " ";
@@ -244,6 +298,14 @@ if (form && folds.length > 1) {
     const target = event.detail && event.detail.target;
     if (target && target.id === "check") takeScores();
   });
+  // Emptied for the next deal (an entry queued with no network, static/js/offline.js): the
+  // keys and folds show the blank form, its first hand open.
+  form.addEventListener("reset", () => setTimeout(() => {
+    document.querySelectorAll(".card-entry").forEach(syncGrid);
+    folds.forEach((fold) => delete fold.dataset.scored);
+    refresh();
+    show(firstToOpen());
+  }));
 }
 
 document.addEventListener("click", (event) => {

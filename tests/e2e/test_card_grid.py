@@ -163,9 +163,11 @@ def test_a_ravaytys_deal_by_rank_keys(live_server, browser):
 
 
 def _tap_cards(taps: Taps, fold, codes: list[str]) -> None:
-    signs = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    ranks = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
     for code in codes:
-        name = "Joker" if code == "JK" else code[:-1] + signs[code[-1]]
+        rank, suit = code[:-1], code[-1]
+        name = "Joker" if code == "JK" else f"{ranks.get(rank, rank)} of {suits[suit]}"
         taps(fold.get_by_role("button", name=name, exact=True))
 
 
@@ -256,7 +258,7 @@ def test_two_decks_a_second_tap_adds_the_second_copy(live_server, phone):
     phone.locator("button[name=seat]").first.click()
     hand = _open_hand(phone)
     field = hand.locator("input[name$=_cards]")
-    seven = hand.get_by_role("button", name="7♥", exact=True)
+    seven = hand.get_by_role("button", name="7 of hearts", exact=True)
     seven.click()
     expect(field).to_have_value("7H")
     expect(seven).to_have_attribute("aria-pressed", "true")
@@ -278,17 +280,17 @@ def test_two_decks_a_second_tap_adds_the_second_copy(live_server, phone):
     # Typed cards show on the keys as tapped ones do, however they are written.
     field.fill("7h ♥7 10s")
     expect(seven).to_have_attribute("data-count", "2")
-    expect(hand.get_by_role("button", name="10♠", exact=True)).to_have_attribute(
+    expect(hand.get_by_role("button", name="10 of spades", exact=True)).to_have_attribute(
         "aria-pressed", "true"
     )
     expect(hand.locator("button.joker[data-count]")).to_have_count(0)
     # The knock card is one card, a 2 or a 3: a tap replaces it.
     knock = phone.locator(".card-entry[data-target=f-knock_card]")
     expect(knock.locator("button.card")).to_have_count(8)
-    knock.get_by_role("button", name="2♥", exact=True).click()
-    knock.get_by_role("button", name="3♣", exact=True).click()
+    knock.get_by_role("button", name="2 of hearts", exact=True).click()
+    knock.get_by_role("button", name="3 of clubs", exact=True).click()
     expect(phone.locator("#f-knock_card")).to_have_value("3C")
-    expect(knock.get_by_role("button", name="2♥", exact=True)).to_have_attribute(
+    expect(knock.get_by_role("button", name="2 of hearts", exact=True)).to_have_attribute(
         "aria-pressed", "false"
     )
 

@@ -12,7 +12,7 @@ def test_gin_cards_are_one_tap_each_and_a_second_tap_takes_one_out(live_server, 
 
     # The upper card is one card: a tap replaces it, the same tap again clears it.
     upper = phone.locator(".card-entry[data-target=f-upper]")
-    upper.get_by_role("button", name="7♦", exact=True).click()
+    upper.get_by_role("button", name="7 of diamonds", exact=True).click()
     expect(phone.locator("#f-upper")).to_have_value("7D")
     # Tapped, it closes and the first hand opens; its summary shows the card.
     expect(upper).to_be_hidden()
@@ -20,12 +20,12 @@ def test_gin_cards_are_one_tap_each_and_a_second_tap_takes_one_out(live_server, 
     expect(summary).to_have_attribute("aria-expanded", "false")
     expect(summary).to_contain_text("7♦")
     summary.click()
-    upper.get_by_role("button", name="9♦", exact=True).click()
+    upper.get_by_role("button", name="9 of diamonds", exact=True).click()
     expect(phone.locator("#f-upper")).to_have_value("9D")
     summary.click()
-    upper.get_by_role("button", name="9♦", exact=True).click()
+    upper.get_by_role("button", name="9 of diamonds", exact=True).click()
     expect(phone.locator("#f-upper")).to_have_value("")
-    expect(upper.get_by_role("button", name="9♦", exact=True)).to_have_attribute(
+    expect(upper.get_by_role("button", name="9 of diamonds", exact=True)).to_have_attribute(
         "aria-pressed", "false"
     )
 
@@ -33,17 +33,17 @@ def test_gin_cards_are_one_tap_each_and_a_second_tap_takes_one_out(live_server, 
     hand = phone.locator("fieldset.seat[data-seat='0']")
     hand.locator(".fold-summary").click()
     field = hand.locator("input[name=p0_cards]")
-    for name in ["A♠", "2♠", "3♠", "K♥"]:
+    for name in ["ace of spades", "2 of spades", "3 of spades", "king of hearts"]:
         hand.get_by_role("button", name=name, exact=True).click()
     expect(field).to_have_value("AS 2S 3S KH")
-    king = hand.get_by_role("button", name="K♥", exact=True)
+    king = hand.get_by_role("button", name="king of hearts", exact=True)
     expect(king).to_have_attribute("aria-pressed", "true")
     king.click()
     expect(field).to_have_value("AS 2S 3S")
     expect(king).to_have_attribute("aria-pressed", "false")
     hand.get_by_role("button", name="Remove the last card").click()
     expect(field).to_have_value("AS 2S")
-    expect(hand.get_by_role("button", name="3♠", exact=True)).to_have_attribute(
+    expect(hand.get_by_role("button", name="3 of spades", exact=True)).to_have_attribute(
         "aria-pressed", "false"
     )
     # One deck: no joker key, and no second copy.
@@ -51,10 +51,10 @@ def test_gin_cards_are_one_tap_each_and_a_second_tap_takes_one_out(live_server, 
 
     # What is typed shows on the keys; a tap then works on it.
     field.fill("as 2s 3s 4h 5h 6h 7d 8d 9d")
-    expect(hand.get_by_role("button", name="9♦", exact=True)).to_have_attribute(
+    expect(hand.get_by_role("button", name="9 of diamonds", exact=True)).to_have_attribute(
         "aria-pressed", "true"
     )
-    hand.get_by_role("button", name="2♣", exact=True).click()
+    hand.get_by_role("button", name="2 of clubs", exact=True).click()
     expect(field).to_have_value("as 2s 3s 4h 5h 6h 7d 8d 9d 2C")
     # Ten cards: this hand closes and the other player's opens.
     expect(hand.locator(".fold-summary")).to_have_attribute("aria-expanded", "false")

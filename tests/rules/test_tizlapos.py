@@ -503,6 +503,18 @@ def test_reentry_costs_three_units_at_the_worst_total_still_in() -> None:
     assert sum(units) + result.extra["pot"] == 0  # type: ignore[operator]
 
 
+def test_each_reentry_keeps_the_total_it_restarted_at() -> None:
+    deals = [
+        deal(0, [0, 100, 40, 55]),  # seat 1 out at 100
+        deal(0, [0, 20, 10, 5], s1=line(points=20, reenter=True)),  # back in at 55
+    ]
+    result = tizlapos.standing(TIZ, 4, deals)
+    assert result.ledger is not None
+    assert result.ledger.restarts == (tizlapos.Reentry(seat=1, deal=2, total=55),)
+    assert result.extra["restarts"] == [{"seat": 1, "deal": 2, "total": 55}]
+    assert tizlapos.standing(TIZ, 4, deals[:1]).extra["restarts"] == []
+
+
 def test_drop_out_then_buy_back_in() -> None:
     deals = [
         deal(0, [0, 10, 20], s2=line(drop_out=True)),
