@@ -94,7 +94,12 @@ def entered_deal(*, deal: Deal, seats: Sequence[Seat], variant: Variant) -> Ente
     positions = range(len(seats))
     deal_facts: list[Fact] = []
     seat_facts: dict[int, list[Fact]] = defaultdict(list)
-    for (_key, seat, part), value in flatten_entry(deal.entry).items():
+    # In the order the family's form asks them: PostgreSQL's jsonb keeps no key order.
+    order = {part: index for index, part in enumerate(family.labels)}
+    entered = sorted(
+        flatten_entry(deal.entry).items(), key=lambda item: order.get(item[0][2], len(order))
+    )
+    for (_key, seat, part), value in entered:
         if not _said(part, value):
             continue
         label = str(family.labels.get(part, part))

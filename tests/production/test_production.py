@@ -9,6 +9,7 @@ the PostgreSQL pass, and with CI=true a lane that cannot run is a failure.
 from __future__ import annotations
 
 import io
+import json
 import re
 import socket
 import subprocess
@@ -322,3 +323,25 @@ def test_the_images_and_composes_health_checks_pass_against_the_running_stack(st
     )
     assert worker.returncode == 0, worker.stdout + worker.stderr
     assert "pong" in worker.stdout
+
+
+def test_a_tables_offline_worker_names_only_collected_files(crawled, stack):
+    """The service worker that lets a table's page open with no network (scoring/install.py)
+    caches the site's files under the names the image collected: one missing name and the
+    worker never installs, so the page would not survive an outage."""
+    assert crawled.table_links, "the crawl found no table link"
+    visitor = Visitor(stack.base, "offline")
+    link = crawled.table_links[0]
+    worker = visitor.get(link + "sw.js")
+    assert worker.status == 200, worker.status
+    assert worker.headers["Content-Type"].startswith("text/javascript")
+    config = json.loads(re.search(r"const CONFIG = (\{.*?\});", worker.text)[1])
+    assert config["page"] == link and config["assets_first"] is True
+    assert config["queue"] in config["assets"]
+    for path in config["assets"]:
+        assert re.search(r"\.[0-9a-f]{12}\.\w+$", path), f"{path} is not under its hashed name"
+        assert visitor.get(path).status == 200, path
+    # The page it keeps registers it, and says which of this phone's saves landed.
+    page = visitor.get(link)
+    assert page.status == 200
+    assert f'data-worker="{link}sw.js"' in page.text and "data-recorded=" in page.text
