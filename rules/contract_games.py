@@ -456,7 +456,7 @@ def _describe(v: Variant, translate: Callable[[str], str]) -> list[tuple[str, st
         ),
         (
             _("Stock used up"),
-            _("the deal ends and everyone scores its hand")
+            _("after going through twice, the deal ends and everyone scores its hand")
             if v.stock_out_ends_deal
             else _("the discards are shuffled into a new stock"),
         ),

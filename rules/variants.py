@@ -322,7 +322,9 @@ _SHARED_TEXT: dict[str, str] = {
     "buy_cap": _("The most discards a player may buy in a deal (none: no limit)"),
     "black_two_natural": _("A wild black two in its own place in a meld counts as natural"),
     "runs_must_not_continue": _("Runs of one suit in a laydown may not continue each other"),
-    "stock_out_ends_deal": _("The deal ends when the stock runs out, and every hand scores"),
+    "stock_out_ends_deal": _(
+        "The deal ends when the stock has gone through twice, and every hand scores"
+    ),
     "allow_points_entry": _("A hand's points may be entered instead of its cards"),
     "require_laydown": _("The melds of the player who went out must be entered"),
     "ravaytys_bonus": _("Points off for going out at once (räväytys)"),
@@ -574,15 +576,13 @@ def describe_options(
     _ = translate  # shadows the module's marker for every message below
     rows: list[tuple[str, str]] = []
     v = variant
-    rows.append(
-        (_("Players"), _("%(min)d to %(max)d") % {"min": v.min_players, "max": v.max_players})
+    players = (
+        str(v.min_players)
+        if v.min_players == v.max_players
+        else _("%(min)d to %(max)d") % {"min": v.min_players, "max": v.max_players}
     )
-    deck_text = (
-        _("%(decks)d decks and %(jokers)d jokers")
-        if v.decks > 1
-        else _("%(decks)d deck and %(jokers)d jokers")
-    )
-    rows.append((_("Cards"), deck_text % {"decks": v.decks, "jokers": v.jokers}))
+    rows.append((_("Players"), players))
+    rows.append((_("Cards"), _deck_words(v, translate)))
     wilds: list[str] = []
     if v.wild_jokers and v.jokers:
         wilds.append(_("jokers"))
@@ -602,13 +602,15 @@ def describe_options(
                 else _("none"),
             )
         )
+    # The examples are as long as the game's shortest run, so none is a run it refuses.
+    low, high = "-".join(_RUN_RANKS[: v.min_run]), "-".join(_RUN_RANKS[-v.min_run :])
     if v.ace_low and v.ace_high:
-        ace = _("low or high (A-2-3 or Q-K-A), never both at once")
+        ace = _("low or high (%(low)s or %(high)s), never both at once")
     elif v.ace_low:
-        ace = _("low only (A-2-3)")
+        ace = _("low only (%(low)s)")
     else:
-        ace = _("high only (Q-K-A)")
-    rows.append((_("Ace in a run"), ace))
+        ace = _("high only (%(high)s)")
+    rows.append((_("Ace in a run"), ace % {"low": low, "high": high}))
     rows.append(
         (_("Runs"), _("%(count)d or more cards of one suit in sequence") % {"count": v.min_run})
     )
@@ -640,6 +642,22 @@ def describe_options(
 
 
 _PRICED_RANKS = ("A", *(str(n) for n in range(2, 11)), "J", "Q", "K")
+# A suit in run order with the ace at both ends, for the rules' examples of a run.
+_RUN_RANKS = (*_PRICED_RANKS, "A")
+
+
+def _deck_words(v: Variant, translate: Callable[[str], str]) -> str:
+    """The cards in play: "2 decks and 4 jokers", or "2 decks, no jokers" (never "0 jokers")."""
+    _ = translate  # shadows the module's marker, as in describe_options
+    if v.jokers:
+        words = (
+            _("%(decks)d decks and %(jokers)d jokers")
+            if v.decks > 1
+            else _("%(decks)d deck and %(jokers)d jokers")
+        )
+    else:
+        words = _("%(decks)d decks, no jokers") if v.decks > 1 else _("%(decks)d deck, no jokers")
+    return words % {"decks": v.decks, "jokers": v.jokers}
 
 
 def describe_penalties(

@@ -189,6 +189,33 @@ def test_rules_page_describes_every_option_in_words(variant_id: str) -> None:
     assert changed != rows
 
 
+@pytest.mark.parametrize(
+    ("variant_id", "expected"),
+    [
+        ("ravaytys", ["Players: 3 to 6", "Cards: 2 decks and 4 jokers", "(A-2-3-4 or J-Q-K-A)"]),
+        (
+            "rutupeli",
+            [
+                "Cards: 2 decks, no jokers",
+                "(A-2-3-4 or J-Q-K-A)",
+                "Stock used up: after going through twice, the deal ends",
+            ],
+        ),
+        ("gin_romi", ["Players: 2\n", "Cards: 1 deck, no jokers", "low only (A-2-3)"]),
+        ("tizlapos_romi", ["Players: 2 to 6", "(A-2-3 or Q-K-A)"]),
+    ],
+)
+def test_the_rules_list_reads_as_a_director_would_say_it(variant_id, expected) -> None:
+    """No "2 to 2" players, no "0 jokers", an ace example as long as the game's shortest run
+    (a contract game's run is 4 cards), and Rutupeli's stock ends a deal only after going
+    through twice (docs/rules.md, the digest)."""
+    rows = describe_options(get_variant(variant_id))
+    text = "\n".join(f"{label}: {value}" for label, value in rows) + "\n"
+    for words in expected:
+        assert words in text
+    assert "0 jokers" not in text
+
+
 def test_best_arrangement_delegates_to_the_solver() -> None:
     from rules.notation import parse_cards
 
