@@ -1,16 +1,19 @@
 """The printed sheets on a page: whether its reader may download them, each download's
-links on both papers in the reader's language."""
+links on both papers in the reader's language, and which tables' paper sheets came back."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import template
+from django.contrib.auth.models import AnonymousUser
 from django.utils.http import urlencode
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from printing.pdf import PAPERS
+from printing.returns import SheetsReturned, sheets_returned
 from tournaments.models import Club, Role
 from tournaments.permissions import club_allows
 
@@ -40,3 +43,13 @@ def paper_links(url: str, label: str) -> dict[str, Any]:
         for size in PAPERS
     ]
     return {"label": label, "links": links, "language": language}
+
+
+@register.simple_tag(takes_context=True)
+def sheets_returned_of(
+    context: dict[str, Any], club: Club, sheets: Sequence[Any]
+) -> SheetsReturned:
+    """`{% sheets_returned_of club sheets as returned %}`: which of the tables' (scoring's
+    TableSheet) paper sheets came back, and whether the reader may mark them."""
+    user = getattr(context.get("request"), "user", None) or AnonymousUser()
+    return sheets_returned(club=club, tables=[sheet.table for sheet in sheets], user=user)
