@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from printing.models import PrintJob, PrintShare
+from printing.models import PrintJob, PrintShare, SheetReturn
 
 
 class PrintShareInline(admin.TabularInline):
@@ -67,3 +67,20 @@ class PrintJobAdmin(admin.ModelAdmin):
         for job in queryset:
             job.file.delete(save=False)
         super().delete_queryset(request, queryset)
+
+
+@admin.register(SheetReturn)
+class SheetReturnAdmin(admin.ModelAdmin):
+    """Which tables' paper sheets came back, as the directors marked them on the tables
+    page (where they are changed: who and when are the director's, not the admin's)."""
+
+    list_display = ["table", "returned_by", "returned_at"]
+    list_select_related = ["table__stage__event", "returned_by"]
+    search_fields = ["table__stage__event__name"]
+    readonly_fields = ["table", "returned_by", "returned_at"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

@@ -48,3 +48,14 @@ class PrintJobForm(forms.Form):
         choices=[(TABLE_SHEETS, _("score sheets")), (RESULT_SHEETS, _("result sheets"))],
     )
     stage = forms.IntegerField(label=_("Stage"), min_value=1, max_value=1000)
+
+
+class SheetReturnedForm(forms.Form):
+    """The tables page's "sheet returned" toggle: the state asked for (`yes` or `no`), so a
+    second press of the same button asks for what is already recorded."""
+
+    returned = forms.TypedChoiceField(
+        label=_("Sheet returned"),
+        choices=[("yes", "yes"), ("no", "no")],  # never shown: the button says it
+        coerce=lambda value: value == "yes",
+    )

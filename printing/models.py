@@ -2,10 +2,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Event
+from tournaments.models import Event, Table
 
 
 class PrintJobStatus(models.TextChoices):
@@ -103,3 +104,30 @@ class PrintShare(models.Model):
 
     def __str__(self) -> str:
         return f"{self.job_id} · {self.attempt} · {self.index}"
+
+
+class SheetReturn(models.Model):
+    """A table's paper score sheet handed back to the director, for an event scored on
+    paper (as Tabbycat records which paper ballots came back): who took it in, and when.
+    One a table: marking it returned again keeps the first record."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, related_name="sheet_return", verbose_name=_("table")
+    )
+    returned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("taken in by"),
+    )
+    returned_at = models.DateTimeField(_("returned at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["table"]
+        verbose_name = _("returned sheet")
+        verbose_name_plural = _("returned sheets")
+
+    def __str__(self) -> str:
+        return str(self.table)

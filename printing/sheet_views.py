@@ -1,15 +1,20 @@
 """A director's downloads of one table's printed sheet: the blank score sheet (pre-filled
-with the table's players and the game's deals) and the filled result sheet."""
+with the table's players and the game's deals) and the filled result sheet; and the mark
+that the table's paper sheet came back."""
 
 from __future__ import annotations
 
 from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
 
+from printing.forms import SheetReturnedForm
 from printing.pdf import PAPERS, PrintFile
+from printing.returns import sheet_return_set
 from printing.sheets import table_sheet_file
 from tournaments.models import Table
 from tournaments.permissions import table_for
@@ -54,3 +59,17 @@ def table_sheet_pdf(request: HttpRequest, slug: str, event_id: int, table_id: in
 def table_result_pdf(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
     """The table's result sheet: every deal as entered, the totals, the winner."""
     return _sheet(request, slug, event_id, table_id, filled=True)
+
+
+@login_required
+@require_POST
+def table_sheet_returned(
+    request: HttpRequest, slug: str, event_id: int, table_id: int
+) -> HttpResponse:
+    """A director marks the table's paper sheet returned (or not), back at its card."""
+    table = table_for(slug=slug, event_id=event_id, table_id=table_id, user=request.user)
+    form = SheetReturnedForm(request.POST)
+    if form.is_valid():
+        sheet_return_set(table=table, returned=form.cleaned_data["returned"], by=request.user)
+    page = reverse("event_tables", args=[slug, event_id])
+    return HttpResponseRedirect(f"{page}#table-{table.number}")

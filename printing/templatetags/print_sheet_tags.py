@@ -1,15 +1,26 @@
-"""Whether the person reading a page may download its tables' printed sheets."""
+"""The printed sheets on a page: whether its reader may download them, each download's
+links on both papers in the reader's language, and which tables' paper sheets came back."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django import template
+from django.contrib.auth.models import AnonymousUser
+from django.utils.http import urlencode
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
+from printing.pdf import PAPERS
+from printing.returns import SheetsReturned, sheets_returned
 from tournaments.models import Club, Role
 from tournaments.permissions import club_allows
 
 register = template.Library()
+
+# A paper as a director knows it; "Letter" says it is a size, in Finnish and Hungarian.
+PAPER_NAMES = {"A4": "A4", "Letter": _("Letter")}
 
 
 @register.simple_tag(takes_context=True)
@@ -19,3 +30,26 @@ def prints_sheets(context: dict[str, Any], club: Club) -> bool:
     request = context.get("request")
     user = getattr(request, "user", None)
     return user is not None and club_allows(club=club, user=user, role=Role.DIRECTOR)
+
+
+@register.inclusion_tag("printing/_paper_links.html")
+def paper_links(url: str, label: str) -> dict[str, Any]:
+    """`{% paper_links url _("Score sheet (PDF)") %}` → "Score sheet (PDF): A4 Letter",
+    one link a paper, each in the reader's language as the batch print job prints (a
+    director reading English gets English sheets, whatever the club's language)."""
+    language = get_language()
+    links = [
+        (PAPER_NAMES.get(size, size), f"{url}?{urlencode({'lang': language, 'paper': size})}")
+        for size in PAPERS
+    ]
+    return {"label": label, "links": links, "language": language}
+
+
+@register.simple_tag(takes_context=True)
+def sheets_returned_of(
+    context: dict[str, Any], club: Club, sheets: Sequence[Any]
+) -> SheetsReturned:
+    """`{% sheets_returned_of club sheets as returned %}`: which of the tables' (scoring's
+    TableSheet) paper sheets came back, and whether the reader may mark them."""
+    user = getattr(context.get("request"), "user", None) or AnonymousUser()
+    return sheets_returned(club=club, tables=[sheet.table for sheet in sheets], user=user)
