@@ -383,6 +383,19 @@ def bracket_context(*, event: Event, bracket: Bracket | None = None) -> dict[str
         "bracket": bracket,
         "columns": columns,
         "ranking": ranking,
+        # Stage by stage, three tables' cards to a row (the last row's empty cells kept, so
+        # that every card has the width of a third).
+        "grid": [
+            {
+                "number": stage.number,
+                "tables": stage.tables,
+                "rows": [
+                    [*stage.tables[i : i + 3], *[None] * (3 - len(stage.tables[i : i + 3]))]
+                    for i in range(0, len(stage.tables), 3)
+                ],
+            }
+            for stage in bracket.stages
+        ],
         "advances": any(seat.advances for _index, seat in seats),
         "decided": any(seat.decided_by_label for _index, seat in seats),
         "tie_breaks": any(seat.tie_break for _index, seat in seats),
