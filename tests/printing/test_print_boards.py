@@ -646,9 +646,12 @@ def test_the_bracket_marks_totals_not_yet_confirmed(language):
     stage_confirm(stage=final)
     play(final.tables.get(), winner_scheme(3, winner=1), confirmed=False, upto=3)
     bracket = championship_bracket(event=event)
-    lines = _flat(bracket_file(event=event, language=language).content)
+    pdf = bracket_file(event=event, language=language).content
+    lines = _flat(pdf)
     with override(language):
         legend = gettext("* includes deals not yet confirmed at the table")
+    if language == "hu":
+        _artifact(pdf, "print-bracket-unconfirmed-hu")
     (table,) = bracket.stages[-1].tables
     for seat in table.seats:
         assert seat.unconfirmed
