@@ -29,7 +29,14 @@ from formats.finish import event_finish
 from rules import RuleViolation
 from rules.i18n import _
 from scoring.models import Deal
-from scoring.selectors import TableSheet, sheet_of, stage_precedence, stage_sheets, tie_facts
+from scoring.selectors import (
+    TableSheet,
+    TableTieBreaks,
+    sheet_of,
+    stage_precedence,
+    stage_sheets,
+    tie_facts,
+)
 from tournaments.advancement import (
     Advancement,
     Outcome,
@@ -63,7 +70,7 @@ from tournaments.models import TieBreak as TieBreakRow
 from tournaments.permissions import club_allows
 from tournaments.selectors import stage_bounds, stage_is_frozen
 from tournaments.services import stage_tables_create
-from tournaments.tiebreaks import TieBreakName
+from tournaments.tiebreaks import TieBreakName, tie_break_short_label
 
 Key = tuple[float, ...]
 
@@ -518,10 +525,28 @@ class BracketSeat:
     champion: bool = False
     # How the director settled a tie that ordered this seat (`TieBreakMethod`), if one did.
     tie_break: str | None = None
+    player_id: int = 0
+    # The tie-break that set the seat apart from the one above at its table, in the table's
+    # one order (`TableSheet.order`, the name the standings' `decided_by` uses): None where
+    # the total did, or the seat is first or shares its place.
+    decided_by: str | None = None
+    # The total counts deals not yet confirmed at the table.
+    unconfirmed: bool = False
 
     @property
     def tie_break_label(self) -> str:
         return gettext(TieBreakMethod(self.tie_break).label) if self.tie_break else ""
+
+    @property
+    def decided_by_label(self) -> str:
+        """What set a level total apart, as the standings' "Decided by" cell says it ("last
+        deal"); blank where the total did, or the director's recorded method already says
+        how (`tie_break_label`: "card draw")."""
+        if self.decided_by in (None, TieBreakName.TOTAL.value):
+            return ""
+        if self.tie_break and self.decided_by == TieBreakName.DIRECTOR:
+            return ""
+        return gettext(tie_break_short_label(self.decided_by))
 
 
 @dataclass
@@ -583,9 +608,13 @@ def championship_bracket(*, event: Event) -> Bracket:
             for player in (row["player"], *row["tie_break"].get("order", []))
         }
         tables = []
+        # The stage's recorded tie-breaks, read once for all its tables (if a tie needs them).
+        recorded = TableTieBreaks(stage_id=stage.pk)
         for table in stage.tables.all():
             seats = sorted(table.seats.all(), key=lambda seat: seat.position)
-            sheet = _standing_sheet(table, seats, variant)
+            sheet = _standing_sheet(table, seats, variant, recorded)
+            decided_by = {place.position: place.decided_by for place in sheet.order}
+            unconfirmed = bool(sheet.unconfirmed)
             rows = []
             ordered = sorted(sheet.rows, key=lambda row: placed.get(row["seat"].player_id, 0))
             for row in ordered:
@@ -598,6 +627,9 @@ def championship_bracket(*, event: Event) -> Bracket:
                         lucky_loser=bool(going.get(player, {}).get("lucky_loser")),
                         champion=player == winner,
                         tie_break=settled.get(player),
+                        player_id=player,
+                        decided_by=decided_by.get(row["seat"].position),
+                        unconfirmed=unconfirmed,
                     )
                 )
                 if player == winner:
@@ -612,8 +644,10 @@ def championship_bracket(*, event: Event) -> Bracket:
     return Bracket(stages=out, champion=champion, ranking=ranking)
 
 
-def _standing_sheet(table: Table, seats: list[Seat], variant: Any) -> TableSheet:
-    return sheet_of(table, seats, list(table.deals.all()), variant)
+def _standing_sheet(
+    table: Table, seats: list[Seat], variant: Any, recorded: TableTieBreaks | None = None
+) -> TableSheet:
+    return sheet_of(table, seats, list(table.deals.all()), variant, tie_breaks=recorded)
 
 
 # -- the manage page's "Close stage N" ------------------------------------------------------------

@@ -10,15 +10,18 @@ words are in the language asked for (the event's, the club's or the reader's).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import get_language, gettext, override
 
 from formats.championship import Bracket, championship_bracket
-from leagues.selectors import SeasonLeague
+from leagues.selectors import SeasonLeague, season_scheme_changes
 from leagues.services import season_league
 from leagues.tables import number_text, scheme_text
 from printing.pdf import PDF, PrintFile, render_pdf
@@ -27,7 +30,7 @@ from standings.selectors import RankingRow
 from standings.standings import event_standings
 from standings.tables import ranking_table
 from tournaments.league import LeagueKind, decider_label
-from tournaments.models import Event, Season, Stage
+from tournaments.models import Event, Season, SeasonSchemeChange, Stage
 
 # A hall section of the seating list: this many tables' cards on one page (two columns of
 # four), so that the names stay at 18 pt, readable from a metre; tables of five or six
@@ -254,9 +257,18 @@ def seating_file(
 # -- league table -------------------------------------------------------------------------------
 
 
-def league_context(league: SeasonLeague) -> dict[str, Any]:
+def _when(moment: datetime) -> str:
+    """A moment as the site's pages show it: in the site's time zone (the `date` filter's
+    `template_localtime`), not the UTC it is stored in."""
+    return date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
+
+
+def league_context(
+    league: SeasonLeague, changes: Sequence[SeasonSchemeChange] = ()
+) -> dict[str, Any]:
     """The league sheet's context: ranked then unranked, one numbered column per event
-    (the key below the table names them), dropped results struck through."""
+    (the key below the table names them), dropped results struck through, and the scheme's
+    changes (`changes`, newest first) as the season's page lists them."""
     kind = league.scheme.kind
     if kind is LeagueKind.PLACEMENT:
         points = gettext("Points")
@@ -313,17 +325,28 @@ def league_context(league: SeasonLeague) -> dict[str, Any]:
         "starts": date_format(season.starts_on, "SHORT_DATE_FORMAT"),
         "ends": date_format(season.ends_on, "SHORT_DATE_FORMAT"),
         "footer": css_text(season.club.name, season.name),
-        "computed": date_format(league.computed_at, "SHORT_DATETIME_FORMAT")
-        if league.computed_at
-        else "",
+        "computed": _when(league.computed_at) if league.computed_at else "",
+        "changes": [
+            {
+                "when": _when(change.changed_at),
+                "who": (change.changed_by.get_full_name() or change.changed_by.get_username())
+                if change.changed_by
+                else gettext("someone"),
+                "old": scheme_text(change.old_scheme),
+                "new": scheme_text(change.new_scheme),
+                "note": change.note,
+            }
+            for change in changes
+        ],
     }
 
 
 def league_file(*, season: Season, language: str, size: str | None = None) -> PrintFile:
     """The season's league table as the public page has it (published events only)."""
     league = season_league(season=season)
+    changes = season_scheme_changes(season=season)
     with override(language):
-        context = league_context(league)
+        context = league_context(league, changes)
     filename = _name(season.club.slug, f"season-{season.pk}", "league")
     return _pdf(filename, "print/boards_league.html", context, language, size)
 
@@ -337,16 +360,46 @@ def bracket_context(*, event: Event, bracket: Bracket | None = None) -> dict[str
     bracket = bracket or championship_bracket(event=event)
     widest = max((len(stage.tables) for stage in bracket.stages), default=0)
     columns = len(bracket.stages) > 1 and widest <= BRACKET_COLUMN_TABLES
+    seats = [
+        (index, seat)
+        for index, stage in enumerate(bracket.stages, start=1)
+        for table in stage.tables
+        for seat in table.seats
+    ]
+    # The final ranking's total: the player's at the last stage they played (the ranking's
+    # `stage` counts the seated stages from 1), as the standings have it.
+    at = {(index, seat.player_id): seat for index, seat in seats}
+    ranking = [
+        {
+            "label": row.label,
+            "name": row.name,
+            "stage": row.stage,
+            "seat": at.get((row.stage, row.player)),
+        }
+        for row in bracket.ranking
+    ]
     return {
         "event": event,
         "bracket": bracket,
         "columns": columns,
-        "advances": any(
-            seat.advances
+        "ranking": ranking,
+        # Stage by stage, three tables' cards to a row (the last row's empty cells kept, so
+        # that every card has the width of a third).
+        "grid": [
+            {
+                "number": stage.number,
+                "tables": stage.tables,
+                "rows": [
+                    [*stage.tables[i : i + 3], *[None] * (3 - len(stage.tables[i : i + 3]))]
+                    for i in range(0, len(stage.tables), 3)
+                ],
+            }
             for stage in bracket.stages
-            for table in stage.tables
-            for seat in table.seats
-        ),
+        ],
+        "advances": any(seat.advances for _index, seat in seats),
+        "decided": any(seat.decided_by_label for _index, seat in seats),
+        "tie_breaks": any(seat.tie_break for _index, seat in seats),
+        "pending": any(seat.unconfirmed for _index, seat in seats),
         "last_stage": bracket.stages[-1].number if bracket.stages else None,
         "date": date_format(event.date, "DATE_FORMAT"),
         "footer": css_text(event.club.name, event.name, date_format(event.date, "DATE_FORMAT")),

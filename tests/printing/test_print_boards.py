@@ -15,12 +15,19 @@ from pathlib import Path
 import pytest
 from django.http import Http404
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext, override
 from pypdf import PdfReader
 
 from demo.loader import DEMO_NIGHTS
-from formats.championship import championship_bracket, championship_stage_close
-from leagues.services import season_league
+from formats.championship import (
+    championship_bracket,
+    championship_stage_close,
+    tie_break_record,
+)
+from leagues.services import season_league, season_league_scheme_set
+from leagues.tables import scheme_text
 from printing import boards as print_boards
 from printing.board_views import league_pdf
 from printing.boards import (
@@ -34,11 +41,22 @@ from printing.boards import (
 from scoring.selectors import event_sheets
 from scoring.services import Actor, deal_confirm, deal_record
 from standings.selectors import event_ranking
+from standings.standings import event_standings
 from tests.factories import ClubFactory, MembershipFactory
-from tests.formats.test_championship import championship, play, winner_scheme
+from tests.formats.test_championship import (
+    championship,
+    play,
+    tied_scheme,
+    winner_scheme,
+)
+from tests.formats.test_championship import (
+    entry as deal_entry,
+)
 from tests.leagues.league_helpers import night, players_of, season_of
+from tests.printing.test_print_sheets import overlapping_words
 from tests.scoring.conftest import new_request_id
 from tournaments.changes import results_change
+from tournaments.league import LeagueScheme
 from tournaments.models import Player, Role
 from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 
@@ -369,7 +387,8 @@ def test_the_bracket_shows_each_stage_who_went_on_and_the_champion(language):
         == 4
     )
     for row in bracket.ranking:
-        assert f"{row.label} {row.name} {row.stage}" in lines
+        # The place, the name, the stage reached, then the total there.
+        assert any(line.startswith(f"{row.label} {row.name} {row.stage} ") for line in lines)
     if language == "en":
         _artifact(file.content, "print-bracket")
 
@@ -477,3 +496,265 @@ def test_standings_are_made_once_per_state_of_the_results(client, monkeypatch):
     results_change(event_id=event.pk, reason="deal_saved")
     client.get(address, {"lang": "fi"})
     assert made == ["fi", "en", "fi"]
+
+
+# -- issue 23: what the bracket and the league table must say, and that they fit -----------------
+
+PAPERS = ("A4", "Letter")
+# Long names, as the clubs' players have them, so that a narrow column would wrap them.
+LONG_NAMES = [
+    "Kőrösiné Szabó Ágnes", "Äijälä-Heikkinen Väinö", "Szűcs Ödön Lőrinc", "Mäkelä Sirpa",
+    "Öberg-Lindqvist Åsa", "Nagy-Horváth Lőrinc", "Heikkinen Jörö", "Tóth Zsófia Réka",
+    "Lindqvist Ulla-Maija", "Bíró Gyula",
+]  # fmt: skip
+
+
+def _last_deal_scheme() -> list[dict]:
+    """Seats 0 and 1 level on the total (50 each), seat 0 with fewer points in the last deal:
+    the table's order sets seat 1 below by the last deal, not the total."""
+    deals = [deal_entry(0, [0, 10, 50]) for _ in range(3)]
+    deals += [deal_entry(1, [10, 0, 50]) for _ in range(2)]
+    deals += [deal_entry(1, [20, 0, 50]), deal_entry(2, [10, 20, 0])]
+    return deals
+
+
+def _named(event) -> None:
+    for player, name in zip(
+        Player.objects.filter(club=event.club).order_by("pk"), LONG_NAMES, strict=False
+    ):
+        player.name = name
+        player.save(update_fields=["name"])
+
+
+def _explained_championship():
+    """Nine players of long names: table 1 level on everything, settled by a card draw;
+    table 2 level on the total, set apart by the last deal; a final of three, finished."""
+    event, stage, director = championship(9)
+    _named(event)
+    tables = list(stage.tables.order_by("number"))
+    play(tables[0], tied_scheme(3))
+    play(tables[1], _last_deal_scheme())
+    play(tables[2], winner_scheme(3, winner=2))
+    a, b, _c = tables[0].seats.order_by("position").values_list("player_id", flat=True)
+    tie_break_record(table=tables[0], method="card_draw", order=[b, a], note="", by=director)
+    final = championship_stage_close(stage=stage, by=director, seed=5)
+    stage_confirm(stage=final)
+    play(final.tables.get(), winner_scheme(3, winner=1))
+    championship_stage_close(stage=final, by=director)
+    event.refresh_from_db()
+    return event
+
+
+def _pages(pdf: bytes) -> int:
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
+def _flat(pdf: bytes) -> list[str]:
+    # A no-break space keeps "▶" with its name; read as a plain space.
+    return [line.replace("\xa0", " ") for line in _lines(pdf)]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_bracket_says_what_decided_a_level_result(language):
+    event = _explained_championship()
+    bracket = championship_bracket(event=event)
+    lines = _flat(bracket_file(event=event, language=language).content)
+    text = "\n".join(lines)
+    with override(language):
+        card_draw = gettext("card draw")
+        last_deal = f"{gettext('Decided by')}: {gettext('last deal')}"
+        legend = gettext("Decided by: the tie-break that separated players level on points.")
+    # The card draw names both players it ordered; the last deal the one it put below.
+    assert text.count(f"({card_draw})") == 2
+    (second,) = [
+        seat for seat in bracket.stages[0].tables[1].seats if seat.decided_by == "last_deal"
+    ]
+    (above,) = [seat for seat in bracket.stages[0].tables[1].seats if seat.advances]
+    assert second.total == above.total == 50
+    at = next(index for index, line in enumerate(lines) if second.name in line)
+    assert last_deal in " ".join(lines[at : at + 2])
+    assert text.count(last_deal) == 1
+    assert legend in text.replace("\n", " ")
+
+
+# Names whose first word is long, as Hungarian and Finnish ones are: in a third of the paper
+# the first word does not fit after the marker.
+GRID_NAMES = [
+    "Szentgyörgyvölgyi Ágnes", "Kőrösiné Szabó Ágnes", "Äijälä-Heikkinen Väinö",
+    "Magyarországi-Tóth Ödön", "Heikkinen-Pöllänen Jörö", "Kiskunfélegyházi Lőrinc",
+    "Lindqvist Ulla-Maija",
+]  # fmt: skip
+
+
+def _grid_championship():
+    """21 players at seven tables (a stage too wide for columns: three cards to a row, down
+    the page), stage 1 closed, the second stage seated."""
+    event, stage, director = championship(21)
+    for index, player in enumerate(Player.objects.filter(club=event.club).order_by("pk")):
+        player.name = f"{GRID_NAMES[index % len(GRID_NAMES)]} {index}"
+        player.save(update_fields=["name"])
+    for table in stage.tables.all():
+        seats = table.seats.count()
+        play(table, winner_scheme(seats, winner=table.number % seats))
+    stage_confirm(stage=championship_stage_close(stage=stage, by=director, seed=5))
+    event.refresh_from_db()
+    return event
+
+
+def _marked(lines: list[str], language: str) -> list[str]:
+    with override(language):
+        legend = gettext("▶ In bold: the players who went on.")
+    return [line for line in lines if "▶" in line and line not in legend]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_bracket_keeps_the_marker_with_the_name(language):
+    event = _grid_championship()
+    bracket = championship_bracket(event=event)
+    assert len(bracket.stages[0].tables) == 7
+    lines = _flat(bracket_file(event=event, language=language).content)
+    going = [s.name for t in bracket.stages[0].tables for s in t.seats if s.advances]
+    marked = _marked(lines, language)
+    # "▶" never on a line of its own: on the line of its player's name (its first word).
+    assert len(marked) == len(going) == 7
+    for name in going:
+        first = name.split()[0].split("-")[0]
+        assert any(f"▶ {first}" in line for line in marked), name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_final_ranking_has_the_totals(language):
+    event = _explained_championship()
+    bracket = championship_bracket(event=event)
+    lines = _flat(bracket_file(event=event, language=language).content)
+    assert len(_marked(lines, language)) == 4
+    # The final ranking: place, name, stage reached and the total there, as the standings.
+    standings = event_standings(event=event)
+    total = {row.player_id: row.total for row in standings.rows}
+    assert len(bracket.ranking) == 9
+    for row in bracket.ranking:
+        assert f"{row.label} {row.name} {row.stage} {total[row.player]}" in lines
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_bracket_marks_totals_not_yet_confirmed(language):
+    event, stage, director = championship(9)
+    _named(event)
+    for table in stage.tables.all():
+        play(table, winner_scheme(3, winner=table.number % 3))
+    final = championship_stage_close(stage=stage, by=director, seed=5)
+    stage_confirm(stage=final)
+    play(final.tables.get(), winner_scheme(3, winner=1), confirmed=False, upto=3)
+    bracket = championship_bracket(event=event)
+    pdf = bracket_file(event=event, language=language).content
+    lines = _flat(pdf)
+    with override(language):
+        legend = gettext("* includes deals not yet confirmed at the table")
+    if language == "hu":
+        _artifact(pdf, "print-bracket-unconfirmed-hu")
+    (table,) = bracket.stages[-1].tables
+    for seat in table.seats:
+        assert seat.unconfirmed
+        assert any(seat.name in line and line.endswith(f" {seat.total}*") for line in lines)
+    # The closed stage's totals are confirmed: no mark.
+    assert not any(
+        line.endswith("*")
+        for line in lines
+        for s in bracket.stages[0].tables
+        for seat in s.seats
+        if seat.name in line and not seat.advances
+    )
+    assert legend in "\n".join(lines).replace("\n", " ")
+
+
+def _league_with_history(monkeypatch):
+    season = _season()
+    club = season.club
+    director = MembershipFactory(club=club, role=Role.DIRECTOR).user
+    for name, new in zip(("Kőrösi Anna", "Béla Äijälä"), LONG_NAMES[:2], strict=True):
+        Player.objects.filter(club=club, name=name).update(name=new)
+    season_league_scheme_set(
+        season=season,
+        scheme=LeagueScheme(points=(12, 8, 5, 3, 1), best_n=2),
+        by=director,
+        note="Vote of 3 Nov",
+    )
+    # Recomputed at 21:51 UTC: 23:51 in Helsinki (the site's time zone) on 28 November.
+    moment = datetime.datetime(2026, 11, 28, 21, 51, tzinfo=datetime.UTC)
+    monkeypatch.setattr("leagues.selectors.timezone.now", lambda: moment)
+    return season, moment
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_league_table_prints_local_time_the_scheme_history_and_whole_names(
+    language, monkeypatch, client
+):
+    season, moment = _league_with_history(monkeypatch)
+    lines = _flat(league_file(season=season, language=language).content)
+    text = "\n".join(lines)
+    with override(language):
+        local = date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
+        utc = date_format(moment, "SHORT_DATETIME_FORMAT")
+        heading = gettext("Changes of the scheme")
+        old = scheme_text({"kind": "placement", "points": [10, 7, 5, 3, 1], "best_n": 2})
+        new = scheme_text(LeagueScheme(points=(12, 8, 5, 3, 1), best_n=2).to_dict())
+    assert local != utc and local in text and utc not in text
+    # As the season's page says it (in the club's language).
+    page = client.get(reverse("season_league", args=[season.club.slug, season.pk]))
+    with override(season.club.language):
+        shown = date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
+    assert shown in page.content.decode()
+    flat = " ".join(lines)
+    assert heading in lines and "Vote of 3 Nov" in flat
+    assert f"{old} → {new}" in flat
+    # Every name whole on its row's line, the points after it.
+    league = season_league(season=season)
+    for row in league.rows:
+        assert any(line.startswith(f"{row.place_label} {row.name} ") for line in lines), row.name
+
+
+def _fit_league(monkeypatch):
+    season, _moment = _league_with_history(monkeypatch)
+    return season
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_bracket_and_league_fit_their_pages_with_no_words_over_each_other(
+    language, paper, monkeypatch
+):
+    event = _explained_championship()
+    bracket = bracket_file(event=event, language=language, size=paper).content
+    # Two stages side by side and the champion on the first page, the final ranking of
+    # nine on the second.
+    assert _pages(bracket) == 2
+    assert overlapping_words(bracket) == []
+    # Seven tables down the page and the next stage's two: one page.
+    grid = bracket_file(event=_grid_championship(), language=language, size=paper).content
+    assert _pages(grid) == 1
+    assert overlapping_words(grid) == []
+    season = _fit_league(monkeypatch)
+    league = league_file(season=season, language=language, size=paper).content
+    # Five players, three nights, one scheme change: one page, a line a player.
+    assert _pages(league) == 1
+    assert overlapping_words(league) == []
+    lines = _flat(league)
+    for row in season_league(season=season).rows:
+        assert any(line.startswith(f"{row.place_label} {row.name} ") for line in lines)
+    if paper == "A4":
+        _artifact(bracket, f"print-bracket-{language}")
+        _artifact(grid, f"print-bracket-grid-{language}")
+        _artifact(league, f"print-league-{language}")
+
+
+def test_the_bracket_takes_the_same_queries_for_three_tables_as_for_seven(
+    django_assert_max_num_queries,
+):
+    counts = []
+    for make in (_explained_championship, _grid_championship):
+        event = make()
+        with django_assert_max_num_queries(10) as captured:
+            bracket_file(event=event, language="en")
+        counts.append(len(captured.captured_queries))
+    # Both of two stages; the first closed with its tie-breaks read once for all its tables.
+    assert counts[0] == counts[1]
