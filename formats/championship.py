@@ -570,6 +570,16 @@ class Bracket:
     champion: str | None
     ranking: list[RankedPlayer[int]]
 
+    @property
+    def has_unconfirmed(self) -> bool:
+        """A total somewhere counts deals not yet confirmed: the page's and the PDF's "*"."""
+        return any(
+            seat.unconfirmed
+            for stage in self.stages
+            for table in stage.tables
+            for seat in table.seats
+        )
+
 
 def championship_bracket(*, event: Event) -> Bracket:
     """Every seated stage of the championship, its tables with who sat there and their

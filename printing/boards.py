@@ -399,7 +399,7 @@ def bracket_context(*, event: Event, bracket: Bracket | None = None) -> dict[str
         "advances": any(seat.advances for _index, seat in seats),
         "decided": any(seat.decided_by_label for _index, seat in seats),
         "tie_breaks": any(seat.tie_break for _index, seat in seats),
-        "pending": any(seat.unconfirmed for _index, seat in seats),
+        "pending": bracket.has_unconfirmed,
         "last_stage": bracket.stages[-1].number if bracket.stages else None,
         "date": date_format(event.date, "DATE_FORMAT"),
         "footer": css_text(event.club.name, event.name, date_format(event.date, "DATE_FORMAT")),

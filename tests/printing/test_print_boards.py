@@ -667,6 +667,28 @@ def test_the_bracket_marks_totals_not_yet_confirmed(language):
     assert legend in "\n".join(lines).replace("\n", " ")
 
 
+def test_the_public_bracket_says_what_the_printed_one_does(client):
+    """One bracket object, two outputs: the event's page marks the same unconfirmed totals
+    and names the same deciding tie-break as the PDF."""
+
+    def page_text(event) -> str:
+        page = client.get(reverse("event_public", args=[event.club.slug, event.pk]))
+        return " ".join(page.content.decode().split())
+
+    assert "Decided by: last deal" in page_text(_explained_championship())
+    event, stage, director = championship(9)
+    for table in stage.tables.all():
+        play(table, winner_scheme(3, winner=table.number % 3))
+    final = championship_stage_close(stage=stage, by=director, seed=5)
+    stage_confirm(stage=final)
+    play(final.tables.get(), winner_scheme(3, winner=1), confirmed=False, upto=3)
+    text = page_text(event)
+    for seat in championship_bracket(event=event).stages[-1].tables[0].seats:
+        assert seat.unconfirmed
+        assert f"{seat.name} {seat.total}*" in text
+    assert "* includes deals not yet confirmed at the table" in text
+
+
 def _league_with_history(monkeypatch):
     season = _season()
     club = season.club
