@@ -234,7 +234,11 @@ def _matches(event: Event) -> Standings:
                 matches=standing.played,
                 byes=standing.byes,
                 # Wins are the ranking's figure; points and the meeting are its tie-breaks.
-                decided_by=None if standing.tiebreak in (None, "wins") else standing.tiebreak,
+                decided_by=(
+                    None
+                    if standing.shared or standing.tiebreak in (None, "wins")
+                    else standing.tiebreak
+                ),
             )
         )
     return Standings(event=event, stage=None, rows=rows, ranked_by=BY_MATCH_WINS, board=board)
@@ -298,7 +302,7 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
             ravaytys=played.ravaytys if played else 0,
             stage=number,
             champion=ranked.champion,
-            decided_by=played.decided_by if played else None,
+            decided_by=played.decided_by if played and not ranked.shared else None,
             tie_break=settled.get((number, ranked.player)),
         )
         rows.append(row)

@@ -132,7 +132,7 @@ def test_players_who_never_met_share_until_the_director_records_a_tie_break():
     assert [(row.player, row.place_label, row.decided_by) for row in ranking[:3]] == [
         (second.player, "1", None),
         (first.player, "2", "director"),
-        (ranking[2].player, "=3", "total"),
+        (ranking[2].player, "=3", None),  # a shared place: decided by nothing
     ]
 
 
