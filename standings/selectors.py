@@ -88,6 +88,11 @@ class RankingRow:
         return place_text(self.place, self.shared)
 
     @property
+    def per_deal(self) -> float | None:
+        """The points per deal as the feed and the downloads give them: 2 decimals."""
+        return None if self.average is None else round(float(self.average), 2)
+
+    @property
     def tie_break_label(self) -> str:
         """How the director settled the tie at the player's table, in words ("card draw")."""
         if self.tie_break is None:
