@@ -97,7 +97,7 @@ class _Export(TableExport):
             return str(value).replace(".", ",")
         return value
 
-    def export(self) -> str | bytes:
+    def export(self) -> Any:  # text for CSV, bytes for XLSX
         if self.format == TableExport.CSV:
             return self.dataset.export(self.format, delimiter=self.separator)
         return super().export()

@@ -31,9 +31,7 @@ def download(client, event, export_format, **query):
 
 
 def csv_rows(response, delimiter=","):
-    return list(
-        csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=delimiter)
-    )
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=delimiter))
 
 
 def xlsx_cells(response):
@@ -182,7 +180,7 @@ def test_the_page_links_every_download_and_the_feed_in_the_readers_language(clie
 def test_dates_in_xlsx_are_dates_and_iso_in_csv(client):
     club = ClubFactory()
     players = [Player.objects.create(club=club, name=n) for n in ("Aino", "Bea", "Cy", "Di")]
-    event, table = night(club, players, variant_id="ravaytys", day=7)
+    _event, table = night(club, players, variant_id="ravaytys", day=7)
     store(table, [contract(table, players[0], {players[1]: 15, players[2]: 40, players[3]: 5})])
     day = datetime.date(2026, 11, 7)
 
