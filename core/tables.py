@@ -8,12 +8,15 @@ download with every row (never one page) and the headers in the reader's languag
 from __future__ import annotations
 
 import copy
+import datetime
 from collections.abc import Iterable
+from decimal import Decimal
 from typing import Any
 from urllib.parse import urlsplit
 
 import django_tables2 as tables
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from django_tables2.export import TableExport
@@ -25,6 +28,10 @@ from core.paging import TableQueryForm, paginate_table
 NUMBER = {"th": {"class": "num"}, "td": {"class": "num"}}
 
 EXPORT_FORMATS = (TableExport.CSV, TableExport.XLSX)
+
+# A CSV's separators: the comma, or the semicolon a spreadsheet set to Finnish or Hungarian
+# (and most of Europe) expects, its numbers then with a decimal comma (`?sep=semicolon`).
+COMMA, SEMICOLON = ",", ";"
 
 # A spreadsheet runs a cell that starts with one of these as a formula; a player's name is
 # typed by people, so it is written as text instead (OWASP's advice for CSV injection).
@@ -46,8 +53,28 @@ class BaseTable(tables.Table):
         self.label = label
 
 
+class DateColumn(tables.DateColumn):
+    """A date: shown in the reader's format, written to a download as the date itself (an
+    XLSX date cell a spreadsheet sorts and counts with, ISO 8601 in a CSV)."""
+
+    def value(self, value: Any, **kwargs: Any) -> Any:
+        return value
+
+
+class DateTimeColumn(tables.DateTimeColumn):
+    """A moment, as `DateColumn` a date: a download has it in the club's time."""
+
+    def value(self, value: Any, **kwargs: Any) -> Any:
+        return value
+
+
 class _Export(TableExport):
-    """tablib's export of a table, each cell a spreadsheet would run as a formula as text."""
+    """tablib's export of a table, each cell a spreadsheet would run as a formula as text;
+    dates as dates; a CSV's fields separated by `separator`."""
+
+    def __init__(self, *args: Any, separator: str = COMMA, **kwargs: Any) -> None:
+        self.separator = separator
+        super().__init__(*args, **kwargs)
 
     def table_to_dataset(
         self, table: tables.Table, exclude_columns: Any, dataset_kwargs: Any = None
@@ -56,8 +83,24 @@ class _Export(TableExport):
         rows = table.as_values(exclude_columns=exclude_columns)
         dataset.headers = next(rows)
         for row in rows:
-            dataset.append([_as_text_if_formula(value) for value in row])
+            dataset.append([self._cell(_as_text_if_formula(value)) for value in row])
         return dataset
+
+    def _cell(self, value: Any) -> Any:
+        if isinstance(value, datetime.datetime):
+            # openpyxl writes no time zone: the club's wall-clock time, as its pages show.
+            value = timezone.localtime(value).replace(tzinfo=None) if value.tzinfo else value
+            return value if self.format == TableExport.XLSX else value.isoformat(" ", "minutes")
+        if isinstance(value, datetime.date):
+            return value if self.format == TableExport.XLSX else value.isoformat()
+        if self.separator == SEMICOLON and isinstance(value, float | Decimal):
+            return str(value).replace(".", ",")
+        return value
+
+    def export(self) -> Any:  # text for CSV, bytes for XLSX
+        if self.format == TableExport.CSV:
+            return self.dataset.export(self.format, delimiter=self.separator)
+        return super().export()
 
 
 def export_response(
@@ -67,20 +110,25 @@ def export_response(
     name: str,
     title: str,
     exclude: Iterable[str] = (),
+    separator: str = COMMA,
 ) -> HttpResponse:
     """`table`'s rows as a download named `<name>.<format>`; `title` names the XLSX sheet.
 
     The table is exported whole: give it unpaginated data. Headers and cells are those of
     `Table.as_values` (a column's `value_<name>` method, where it has one, gives the plain
     value), so they are in the active language. `exclude`: columns the file leaves out.
+    `separator`: a CSV's (`csv_separator`); with the semicolon, decimals take a comma.
     """
     if export_format not in EXPORT_FORMATS:
         raise ValueError(f"not an export format: {export_format!r}")
+    if separator not in (COMMA, SEMICOLON):
+        raise ValueError(f"not a CSV separator: {separator!r}")
     exporter = _Export(
         export_format,
         table,
         exclude_columns=tuple(exclude),
         dataset_kwargs={"title": _sheet_title(title)},
+        separator=separator,
     )
     content = exporter.export()
     if export_format == TableExport.CSV:
@@ -89,6 +137,12 @@ def export_response(
     response = HttpResponse(content, content_type=exporter.content_type())
     response["Content-Disposition"] = f'attachment; filename="{name}.{export_format}"'
     return response
+
+
+def csv_separator(request: HttpRequest) -> str:
+    """The separator a download's address asks for: `?sep=semicolon` for the semicolon (a
+    spreadsheet set to Finnish or Hungarian), else the comma."""
+    return SEMICOLON if request.GET.get("sep") == "semicolon" else COMMA
 
 
 def export_name(*parts: object) -> str:

@@ -28,7 +28,7 @@ from core.db import locked_write
 from core.places import place_text
 from rules import RuleViolation
 from rules.i18n import _, ngettext
-from scoring.selectors import TableSheet, stage_sheets, stages_sheets
+from scoring.selectors import TableSheet, sheet_ravaytys, stage_sheets, stages_sheets
 from tournaments.draw import TableBounds
 from tournaments.models import (
     Event,
@@ -104,6 +104,7 @@ class SeriesCell:
     finished: bool
     unconfirmed: bool
     played: int  # deals that count: 0 at a table yet to start, which counts for nothing yet
+    ravaytys: int = 0  # deals the player went out with a räväytys (Räväytys only)
 
 
 @dataclass
@@ -197,6 +198,7 @@ def series_standings(*, event: Event) -> SeriesStandings:
             # The table's one order (its precedence, the director's records): level seats
             # share a place, and its placement points.
             place = {seat.position: seat.place for seat in sheet.order}
+            ravaytys = sheet_ravaytys(sheet)
             for seat in sheet.seats:
                 row = rows.get(seat.player_id)
                 if row is None:
@@ -220,6 +222,7 @@ def series_standings(*, event: Event) -> SeriesStandings:
                     finished=sheet.standing.finished,
                     unconfirmed=bool(sheet.unconfirmed),
                     played=sheet.played,
+                    ravaytys=ravaytys[seat.position],
                 )
     by_placement = options["series_ranking"] == BY_PLACEMENT
     for row in rows.values():

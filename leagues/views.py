@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 
 from core.i18n import violation_text
-from core.tables import EXPORT_FORMATS, export_name, export_response
+from core.tables import EXPORT_FORMATS, csv_separator, export_name, export_response
 from leagues.feeds import league_feed
 from leagues.forms import LeagueSchemeForm
 from leagues.selectors import (
@@ -86,6 +86,7 @@ def season_league_export(
         export_format=export_format,
         name=export_name(season.club.slug, season.name, "league"),
         title=season.name,
+        separator=csv_separator(request),
     )
 
 

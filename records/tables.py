@@ -19,7 +19,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from core.paging import paginate_table
-from core.tables import NUMBER, BaseTable
+from core.tables import NUMBER, BaseTable, DateColumn
 from records.selectors import (
     ChampionshipRow,
     DealMark,
@@ -48,7 +48,7 @@ class PlayerEventsTable(BaseTable):
         verbose_name=_("Event"), accessor="event_name", order_by=("date", "event_name", "stage")
     )
     # For the download: the page shows these under the event's name.
-    date = tables.DateColumn(verbose_name=_("Date"), visible=False, format="Y-m-d")
+    date = DateColumn(verbose_name=_("Date"), visible=False, format="Y-m-d")
     game = tables.Column(verbose_name=_("Game"), visible=False)
     # On the page under the event's name, in the event's word for it ("Stage 2 of 4").
     stage = tables.Column(verbose_name=_("Stage or round"), visible=False)

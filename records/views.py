@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from core.tables import EXPORT_FORMATS, export_name, export_response
+from core.tables import EXPORT_FORMATS, csv_separator, export_name, export_response
 from records.selectors import PlayerRecord, my_players, player_record_for
 from records.tables import player_events_table, record_tables
 from tournaments.models import Player
@@ -47,6 +47,7 @@ def player_record_export(
         export_format=export_format,
         name=export_name(record.player.name, _("Record")),
         title=record.player.name,
+        separator=csv_separator(request),
     )
 
 

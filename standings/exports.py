@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from core.tables import EXPORT_FORMATS, export_name, export_response
+from core.tables import EXPORT_FORMATS, csv_separator, export_name, export_response
 from scoring.selectors import sheet_points_matrix, table_sheet
 from scoring.tables import totals_table
 from standings.parts import public_event_or_404
@@ -30,7 +30,9 @@ def ranking_export(
     # The event's standings as its page has them (a series' rounds added up, head to
     # head's wins, a championship's every player), confirmed results only where the club
     # says so.
-    return standings_download(event_standings(event=event), export_format, _("Ranking"))
+    return standings_download(
+        event_standings(event=event), export_format, _("Ranking"), csv_separator(request)
+    )
 
 
 def table_totals_export(
@@ -49,4 +51,5 @@ def table_totals_export(
         export_format=export_format,
         name=export_name(event.name, _("Table"), table.number),
         title=title,
+        separator=csv_separator(request),
     )

@@ -86,7 +86,7 @@ def _player(row: RankingRow) -> dict[str, Any]:
         "table_place": row.table_place,
         "total": row.total,
         "deals": row.deals,
-        "average": None if row.average is None else round(float(row.average), 2),
+        "average": row.per_deal,
         "after_total": row.after_total,
         "ravaytys": row.ravaytys,
         "unconfirmed": row.unconfirmed,

@@ -88,6 +88,11 @@ class RankingRow:
         return place_text(self.place, self.shared)
 
     @property
+    def per_deal(self) -> float | None:
+        """The points per deal as the feed and the downloads give them: 2 decimals."""
+        return None if self.average is None else round(float(self.average), 2)
+
+    @property
     def tie_break_label(self) -> str:
         """How the director settled the tie at the player's table, in words ("card draw")."""
         if self.tie_break is None:
@@ -240,7 +245,10 @@ def event_ranking(
     ranked = []
     for placing in placings:
         row = rows[placing.contender.player]
-        row.place, row.shared, row.decided_by = placing.place, placing.shared, placing.decided_by
+        row.place, row.shared = placing.place, placing.shared
+        # A shared place was decided by nothing (README: null on a shared place), though the
+        # engine names what set its group apart from the row above.
+        row.decided_by = None if placing.shared else placing.decided_by
         ranked.append(row)
     return ranked
 

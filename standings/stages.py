@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from core.tables import EXPORT_FORMATS
+from core.tables import EXPORT_FORMATS, csv_separator
 from standings.parts import public_event_or_404
 from standings.selectors import public_stage, public_stages
 from standings.standings import event_standings
@@ -43,4 +43,5 @@ def stage_standings_export(
         raise Http404
     stage = _stage_or_404(request, slug, event_id, number)
     standings = event_standings(event=stage.event, stage=stage)
-    return standings_download(standings, export_format, stage.event.spec.stage_name(stage.number))
+    title = stage.event.spec.stage_name(stage.number)
+    return standings_download(standings, export_format, title, csv_separator(request))

@@ -26,6 +26,7 @@ from django.utils.translation import gettext, ngettext
 from formats.championship import stored_advancement
 from formats.headtohead import H2HBoard, h2h_event_standings
 from formats.series import SeriesStandings, series_standings
+from rules.games import game_spec
 from scoring.selectors import TableSheet, stage_sheets, stages_sheets
 from standings.selectors import RankingRow, event_ranking
 from tournaments.advancement import StagePlacing, championship_ranking
@@ -84,7 +85,7 @@ class Standings:
         "ravaytys", "units", "rounds", "points", "wins", "matches", "byes", "stage"."""
         shown = set()
         for name in OPTIONAL_COLUMNS:
-            if any(_filled(getattr(row, name)) for row in self.rows):
+            if any(_filled(name, getattr(row, name)) for row in self.rows):
                 shown.add(name)
         if self.ranked_by != BY_AVERAGE:
             shown.discard("average")
@@ -93,6 +94,11 @@ class Standings:
     @property
     def caption(self) -> str:
         return standings_caption(self.ranked_by, self.after_deals)
+
+    @property
+    def records_ravaytys(self) -> bool:
+        """Whether the event's game records a räväytys (its downloads count them, none too)."""
+        return game_spec(self.event.variant).records_ravaytys
 
 
 # The row fields only some standings fill (None, or a blank 0, where they do not).
@@ -112,7 +118,10 @@ OPTIONAL_COLUMNS = (
 )
 
 
-def _filled(value: object) -> bool:
+def _filled(name: str, value: object) -> bool:
+    # A game that keeps units (Tízlapos Römi) has them from the start, none too.
+    if name == "units":
+        return value is not None
     return value is not None and value != 0
 
 
@@ -203,6 +212,7 @@ def _series(event: Event) -> Standings:
                 table_place=last.place if last is not None else 0,
                 finished=over,
                 rounds=line.rounds_played,
+                ravaytys=sum(cell.ravaytys for cell in played),
                 points=line.score if series.by_placement else None,
             )
         )
@@ -234,7 +244,11 @@ def _matches(event: Event) -> Standings:
                 matches=standing.played,
                 byes=standing.byes,
                 # Wins are the ranking's figure; points and the meeting are its tie-breaks.
-                decided_by=None if standing.tiebreak in (None, "wins") else standing.tiebreak,
+                decided_by=(
+                    None
+                    if standing.shared or standing.tiebreak in (None, "wins")
+                    else standing.tiebreak
+                ),
             )
         )
     return Standings(event=event, stage=None, rows=rows, ranked_by=BY_MATCH_WINS, board=board)
@@ -296,9 +310,10 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
             table_place=ranked.placing.place,
             finished=champion is not None,
             ravaytys=played.ravaytys if played else 0,
+            units=played.units if played else None,
             stage=number,
             champion=ranked.champion,
-            decided_by=played.decided_by if played else None,
+            decided_by=played.decided_by if played and not ranked.shared else None,
             tie_break=settled.get((number, ranked.player)),
         )
         rows.append(row)

@@ -17,7 +17,14 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from core.places import place_text
-from core.tables import NUMBER, BaseTable, export_name, export_response, paginate_polled
+from core.tables import (
+    COMMA,
+    NUMBER,
+    BaseTable,
+    export_name,
+    export_response,
+    paginate_polled,
+)
 from standings.selectors import RankingRow
 from standings.standings import (
     BY_MATCH_WINS,
@@ -36,8 +43,8 @@ RANKING_PER_PAGE = 100
 
 
 SEQUENCE = (
-    "place", "player", "total", "average", "after_total", "stage", "table", "rounds", "matches",
-    "wins", "byes", "deals", "units", "points", "decided_by",
+    "place", "player", "total", "average", "after_total", "unconfirmed", "stage", "table",
+    "rounds", "matches", "wins", "byes", "deals", "ravaytys", "units", "points", "decided_by",
 )  # fmt: skip
 # The column of the figure a standings ranks by, where it is not the total (or a figure of
 # it, which follow the total): next to the player's name, so a phone shows it without
@@ -78,20 +85,30 @@ class RankingTable(BaseTable):
     points = tables.Column(verbose_name=_("Placement points"), attrs=NUMBER, default="")
     units = tables.Column(verbose_name=_("Units"), attrs=NUMBER, orderable=False, default="")
     # Shown on the page only while the ranking goes by it (tables at different deals, by
-    # the event's ranking mode); the downloads always have the points per deal.
+    # the event's ranking mode); the downloads always have the points per deal, a number
+    # as the feed has it (`RankingRow.per_deal`).
     average = tables.Column(
         verbose_name=_("Per deal"),
         attrs=NUMBER,
         orderable=False,
         default="",
     )
-    # Its header names the number of deals (set per table, in `__init__`).
+    # Its header names the number of deals (set per table, in `__init__`); shown, and in the
+    # downloads, while the ranking goes by it.
     after_total = tables.Column(
         verbose_name=_("After the same deals"),
         attrs=NUMBER,
         orderable=False,
         default="",
-        exclude_from_export=True,
+    )
+    # The downloads' words for the page's marks beside the total (the total itself stays a
+    # number a spreadsheet adds up): the * of a total with unconfirmed deals, while any is
+    # unconfirmed, and the R of the räväytys, in a game that records them.
+    unconfirmed = tables.Column(
+        verbose_name=_("Includes unconfirmed deals"), orderable=False, visible=False
+    )
+    ravaytys = tables.Column(
+        verbose_name=_("Räväytys"), attrs=NUMBER, orderable=False, visible=False
     )
     # The tie-break that set the row apart from the one above (blank where the total did,
     # and on a shared place); hidden on the page while no tie-break decided anything, but
@@ -127,6 +144,12 @@ class RankingTable(BaseTable):
             self.export_excluded.append("deals")  # the last table's, which places nobody
         if not any(row.average is not None for row in data):
             self.export_excluded.append("average")
+        if first is None or first.after_deals is None:
+            self.export_excluded.append("after_total")
+        if not any(row.unconfirmed for row in data):
+            self.export_excluded.append("unconfirmed")
+        if "ravaytys" not in shown and not (standings and standings.records_ravaytys):
+            self.export_excluded.append("ravaytys")
         for name in self.export_excluded:
             self.columns.hide(name)
         if first is None or not first.by_average:
@@ -152,6 +175,12 @@ class RankingTable(BaseTable):
     def render_average(self, value: Fraction) -> str:
         # number_format cuts the digits off (22.29 would read 22.2): round first.
         return number_format(round(float(value), 1), decimal_pos=1)
+
+    def value_average(self, record: RankingRow) -> float | str:
+        return "" if record.per_deal is None else record.per_deal
+
+    def value_unconfirmed(self, record: RankingRow) -> str:
+        return gettext("yes") if record.unconfirmed else ""
 
     def value_total(self, record: RankingRow) -> int:
         return record.total
@@ -188,7 +217,9 @@ def _filled_columns(rows: list[RankingRow]) -> frozenset[str]:
     return frozenset(
         name
         for name in OPTIONAL_COLUMNS
-        if any(getattr(row, name) not in (None, 0) for row in rows)
+        if any(
+            getattr(row, name) not in ((None,) if name == "units" else (None, 0)) for row in rows
+        )
     )
 
 
@@ -210,9 +241,11 @@ def ranking_table(
     return table
 
 
-def standings_download(standings: Standings, export_format: str, title: str) -> HttpResponse:
-    """A standings' every row as CSV or XLSX: the columns the page shows, and the points per
-    deal."""
+def standings_download(
+    standings: Standings, export_format: str, title: str, separator: str = COMMA
+) -> HttpResponse:
+    """A standings' every row as CSV or XLSX: the columns the page shows, the points per
+    deal, and the page's marks in words (`RankingTable`); a CSV's fields by `separator`."""
     table = ranking_table(standings)
     return export_response(
         table,
@@ -220,4 +253,5 @@ def standings_download(standings: Standings, export_format: str, title: str) -> 
         name=export_name(standings.event.name, title),
         title=title,
         exclude=table.export_excluded,
+        separator=separator,
     )

@@ -8,7 +8,7 @@ import django_tables2 as tables
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.tables import NUMBER, BaseTable
+from core.tables import NUMBER, BaseTable, DateColumn
 from rules import get_variant
 from tournaments.models import Event, Player
 
@@ -25,7 +25,7 @@ class ClubEventTable(BaseTable):
         order_by=("name", "-date"),
         extra_context=lambda table: {"can_direct": table.can_direct},
     )
-    date = tables.DateColumn(verbose_name=_("Date"), short=True, order_by=("date", "name"))
+    date = DateColumn(verbose_name=_("Date"), short=True, order_by=("date", "name"))
     game = tables.Column(
         verbose_name=_("Game"), accessor="variant_id", order_by=("variant_id", "-date")
     )

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from core.paging import paginate_table
 from core.redirects import local_path
-from core.tables import EXPORT_FORMATS, export_name, export_response
+from core.tables import EXPORT_FORMATS, csv_separator, export_name, export_response
 from core.task_views import task_page
 from core.tasks import QueueUnavailable
 from tournaments.club_tables import ClubEventTable, ClubPlayerTable
@@ -119,6 +119,7 @@ def club_events_export(request: HttpRequest, slug: str, export_format: str) -> H
         export_format=export_format,
         name=export_name(club.name, _("Events")),
         title=_("Events"),
+        separator=csv_separator(request),
     )
 
 

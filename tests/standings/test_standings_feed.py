@@ -84,10 +84,10 @@ def test_the_feed_says_its_version_and_every_players_place(client):
     assert (first["place"], first["shared"], first["deals"], first["unconfirmed"]) == (
         1, True, 1, True
     )  # fmt: skip
-    # Level players at one table stay level: no tie-break set any of the four 10s apart.
-    assert [p["decided_by"] for p in players] == [
-        None, None, "total", None, None, None, "total", None
-    ]  # fmt: skip
+    # Level players at one table stay level: no tie-break set any of the four 10s apart,
+    # and a shared place names nothing that decided it (README), the group's first row too.
+    assert [p["decided_by"] for p in players] == [None] * 8
+    assert [p["decided_by"] for p in feed["standings"]["players"]] == [None] * 8
     seat = one.seats.select_related("player").get(position=0)
     assert any(p["player_id"] == seat.player_id and p["name"] == seat.player.name for p in players)
 

@@ -252,16 +252,22 @@ def test_the_ranking_downloads_as_csv_with_every_row(client, night):
     assert filename(response) == "rutupeli-night-ranking.csv"
     assert response.content.startswith("\ufeff".encode())  # Excel reads it as UTF-8
     header, *rows = read_csv(response)
-    # The points per deal are in the download whatever the ranking goes by.
-    assert header == ["#", "Player", "Total", "Per deal", "Table", "Deals", "Decided by"]
+    # The points per deal are in the download whatever the ranking goes by, and the
+    # page's * beside a total with unconfirmed deals is said in words.
+    assert header == [
+        "#", "Player", "Total", "Per deal", "Includes unconfirmed deals", "Table", "Deals",
+        "Decided by",
+    ]  # fmt: skip
     ranking = event_ranking(event=event)
     assert len(rows) == len(ranking) == 8
-    assert [row[:3] + row[4:6] for row in rows] == [
+    assert [row[:3] + row[5:7] for row in rows] == [
         [str(r.place), r.player, str(r.total), str(r.table), str(r.deals)] for r in ranking
     ]
+    assert [row[4] for row in rows] == ["yes" if r.unconfirmed else "" for r in ranking]
+    assert {row[4] for row in rows} == {"yes", ""}  # table 1's deal waits, table 2 has none
     # The tie-break that set a row apart is named; the total (or the first row) is blank.
     assert all(
-        (row[6] == "") == (r.decided_by in (None, "total"))
+        (row[7] == "") == (r.decided_by in (None, "total"))
         for r, row in zip(ranking, rows, strict=True)
     )
 
@@ -272,9 +278,12 @@ def test_the_ranking_downloads_as_xlsx_with_numbers(client, night):
     assert filename(response) == "rutupeli-night-ranking.xlsx"
     title, (header, *rows) = read_xlsx(response)
     assert title == "Ranking"
-    assert header == ("#", "Player", "Total", "Per deal", "Table", "Deals", "Decided by")
+    assert header == (
+        "#", "Player", "Total", "Per deal", "Includes unconfirmed deals", "Table", "Deals",
+        "Decided by",
+    )  # fmt: skip
     ranking = event_ranking(event=event)
-    assert [row[:3] + row[4:6] for row in rows] == [
+    assert [row[:3] + row[5:7] for row in rows] == [
         (r.place, r.player, r.total, r.table, r.deals) for r in ranking
     ]
     assert sum(row[2] for row in rows) == sum(r.total for r in ranking) > 0
@@ -284,7 +293,7 @@ def test_downloads_speak_the_readers_language(client, night):
     event, tables = night
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fi"
     response = ranking_export(client, event, "csv")
-    assert read_csv(response)[0][:3] + read_csv(response)[0][4:6] == [
+    assert read_csv(response)[0][:3] + read_csv(response)[0][5:7] == [
         "#",
         "Pelaaja",
         "Yhteensä",
