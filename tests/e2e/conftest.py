@@ -5,9 +5,14 @@ from __future__ import annotations
 import os
 import re
 import weakref
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+
+from tests.factories import ClubFactory, MembershipFactory
+from tournaments.models import Event, Player, Role
+from tournaments.services import event_create, registration_add
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -133,6 +138,28 @@ def phone(browser):
     yield page
     context.close()
     browser.problems.check()
+
+
+def director_of(club, username: str = "dora"):
+    """A director of `club` whose password is their username, for `sign_in`."""
+    director = MembershipFactory(club=club, role=Role.DIRECTOR, user__username=username).user
+    director.set_password(username)
+    director.save()
+    return director
+
+
+def director_event(
+    *, names: Iterable[str] = (), language: str = "en", club_name: str | None = None, **options
+) -> tuple[Event, list[Player]]:
+    """A published event of a new club with a director "dora" and `names` checked in (in that
+    order): what a browser test of the director's night starts from."""
+    club = ClubFactory(language=language, **({"name": club_name} if club_name else {}))
+    director_of(club)
+    event = event_create(published=True, club=club, **options)
+    players = [Player.objects.create(club=club, name=name) for name in names]
+    for player in players:
+        registration_add(event=event, player=player, checked_in=True)
+    return event, players
 
 
 def sign_in(page, base_url: str, username: str, password: str) -> None:

@@ -12,10 +12,8 @@ import re
 from playwright.sync_api import expect
 
 from scoring.models import Deal
-from tests.e2e.conftest import shoot, sign_in
-from tests.factories import ClubFactory, MembershipFactory
-from tournaments.models import EventFormat, Player, Role, Stage, Table
-from tournaments.services import event_create, registration_add
+from tests.e2e.conftest import director_event, shoot, sign_in
+from tournaments.models import EventFormat, Stage, Table
 
 DEALS = 7  # Rutupeli's seven games
 NAMES = ["Aino", "Eero", "Helmi", "Jussi", "Kaisa", "Mikko", "Noora", "Olli"]
@@ -115,13 +113,8 @@ def assert_saved(table: Table, deals: list[tuple[int, list[int]]]) -> None:
 
 
 def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone, browser):
-    club = ClubFactory(language="en")
-    director = MembershipFactory(club=club, role=Role.DIRECTOR, user__username="dora").user
-    director.set_password("dora")
-    director.save()
-    event = event_create(
-        published=True,
-        club=club,
+    event, _players = director_event(
+        names=NAMES,
         name="Rutupeli championship",
         date=datetime.date(2026, 12, 5),
         variant_id="rutupeli",
@@ -129,10 +122,7 @@ def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone
         format=EventFormat.CHAMPIONSHIP,
         format_options={"top_k": 1, "lucky_losers": False},
     )
-    for name in NAMES:
-        registration_add(
-            event=event, player=Player.objects.create(club=club, name=name), checked_in=True
-        )
+    club = event.club
     manage = f"{live_server.url}/clubs/{club.slug}/events/{event.pk}/manage/"
 
     # The ninth player arrives and is checked in; the director draws three tables of three.

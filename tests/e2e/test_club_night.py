@@ -5,28 +5,17 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot, sign_in
-from tests.factories import ClubFactory, MembershipFactory
-from tournaments.models import Player, Role
-from tournaments.services import event_create, registration_add
+from tests.e2e.conftest import director_event, shoot, sign_in
 
 
 def test_a_club_night_from_draw_to_public_totals(live_server, browser):
-    club = ClubFactory(language="en")
-    director = MembershipFactory(club=club, role=Role.DIRECTOR, user__username="dora").user
-    director.set_password("dora")
-    director.save()
-    event = event_create(
-        published=True,
-        club=club,
+    event, _players = director_event(
+        names=["Aino", "Eero", "Helmi", "Jussi"],
         name="Friday Rutupeli",
         date=datetime.date(2026, 11, 27),
         variant_id="rutupeli",
     )
-    for name in ["Aino", "Eero", "Helmi", "Jussi"]:
-        registration_add(
-            event=event, player=Player.objects.create(club=club, name=name), checked_in=True
-        )
+    club = event.club
 
     def phone():
         context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")

@@ -10,10 +10,8 @@ from playwright.sync_api import expect
 
 from scoring.models import ConfirmFlag, DealVersion, SeatClaim
 from scoring.services import Actor, deal_record
-from tests.e2e.conftest import shoot, sign_in
-from tests.factories import MembershipFactory
+from tests.e2e.conftest import director_of, shoot, sign_in
 from tests.scoring.conftest import seated_event
-from tournaments.models import Role
 
 
 def _phone(browser):
@@ -33,9 +31,7 @@ def test_one_person_with_two_browsers_is_refused_or_flagged(live_server, browser
     event, (table,) = seated_event(variant_id="rutupeli", players=4)
     event.confirm_needs_pin = True
     event.save()
-    director = MembershipFactory(club=event.club, role=Role.DIRECTOR, user__username="dora").user
-    director.set_password("dora")
-    director.save()
+    director_of(event.club)
     url = f"{live_server.url}/t/{table.entry_key}/"
     pins = {seat.position: seat.pin for seat in table.seats.all()}
 

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot, sign_in
-from tests.factories import ClubFactory, MembershipFactory
+from tests.e2e.conftest import director_of, shoot, sign_in
+from tests.factories import ClubFactory
 from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of, play
-from tournaments.models import EventFormat, Player, Role, Stage, StageStatus
+from tournaments.models import EventFormat, Player, Stage, StageStatus
 
 
 def test_the_director_pairs_round_two_and_the_public_sees_the_grid(live_server, phone):
     club = ClubFactory(language="en")
-    director = MembershipFactory(club=club, role=Role.DIRECTOR, user__username="dora").user
-    director.set_password("dora")
-    director.save()
+    director_of(club)
     event = h2h_event(players=5, format=EventFormat.ROUND_ROBIN, club=club)
     first = pair_and_confirm(event, seed=4)
     for table, pair in zip(first.tables.order_by("number"), pairs_of(first), strict=True):

@@ -7,12 +7,11 @@ import datetime
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot, sign_in
-from tests.factories import ClubFactory, MembershipFactory
-from tournaments.models import Player, Role, Seat
+from tests.e2e.conftest import director_event, director_of, shoot, sign_in
+from tests.factories import ClubFactory
+from tournaments.models import Player, Seat
 from tournaments.services import (
     event_create,
-    registration_add,
     registration_guest_add,
     stage_confirm,
     stage_draw,
@@ -20,21 +19,13 @@ from tournaments.services import (
 
 
 def test_a_late_arrival_is_seated_before_the_first_deal(live_server, phone, browser):
-    club = ClubFactory(language="en")
-    director = MembershipFactory(club=club, role=Role.DIRECTOR, user__username="dora").user
-    director.set_password("dora")
-    director.save()
-    event = event_create(
-        published=True,
-        club=club,
+    event, _players = director_event(
+        names=["Aino", "Eero", "Helmi", "Jussi", "Kaisa", "Mikko", "Noora", "Olli"],
         name="Friday Rutupeli",
         date=datetime.date(2026, 11, 27),
         variant_id="rutupeli",
     )
-    for name in ["Aino", "Eero", "Helmi", "Jussi", "Kaisa", "Mikko", "Noora", "Olli"]:
-        registration_add(
-            event=event, player=Player.objects.create(club=club, name=name), checked_in=True
-        )
+    club = event.club
     Player.objects.create(club=club, name="Lauri Myöhä")  # a club player with no account
     stage_confirm(stage=stage_draw(event=event, seed=11))
 
@@ -89,9 +80,7 @@ def test_a_late_arrival_is_seated_before_the_first_deal(live_server, phone, brow
 
 def test_a_guest_of_a_past_event_is_offered_when_asked(live_server, phone):
     club = ClubFactory(language="en")
-    director = MembershipFactory(club=club, role=Role.DIRECTOR, user__username="dora").user
-    director.set_password("dora")
-    director.save()
+    director_of(club)
     last_week = event_create(
         published=True,
         club=club,

@@ -7,11 +7,10 @@ import datetime
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot, sign_in
-from tests.factories import ClubFactory, MembershipFactory
+from tests.e2e.conftest import director_event, shoot, sign_in
 from tests.formats.test_series import play_out
-from tournaments.models import Event, EventFormat, Player, Role, StageStatus
-from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
+from tournaments.models import Event, EventFormat, StageStatus
+from tournaments.services import stage_confirm, stage_draw
 
 NAMES = [
     "Aino", "Eero", "Helmi", "Jussi", "Kaisa", "Mikko", "Noora", "Olli",
@@ -22,13 +21,8 @@ NAMES = [
 def test_the_director_draws_round_two_without_repeats_and_the_public_sees_the_rounds(
     live_server, phone
 ):
-    club = ClubFactory(language="en")
-    director = MembershipFactory(club=club, role=Role.DIRECTOR, user__username="dora").user
-    director.set_password("dora")
-    director.save()
-    event = event_create(
-        published=True,
-        club=club,
+    event, _players = director_event(
+        names=NAMES,
         name="Räväytys series",
         date=datetime.date(2026, 12, 5),
         variant_id="ravaytys",
@@ -42,10 +36,7 @@ def test_the_director_draws_round_two_without_repeats_and_the_public_sees_the_ro
             "series_ranking": "points",
         },
     )
-    for name in NAMES:
-        registration_add(
-            event=event, player=Player.objects.create(club=club, name=name), checked_in=True
-        )
+    club = event.club
     stage = stage_draw(event=event, seed=3)
     stage_confirm(stage=stage)
     for table in stage.tables.all():

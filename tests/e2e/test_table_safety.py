@@ -8,10 +8,8 @@ import re
 from playwright.sync_api import expect
 
 from scoring.models import Deal
-from tests.e2e.conftest import shoot, sign_in
-from tests.factories import MembershipFactory
+from tests.e2e.conftest import director_of, shoot, sign_in
 from tests.scoring.conftest import seated_event
-from tournaments.models import Role
 from tournaments.services import table_key_revoke
 
 
@@ -61,9 +59,7 @@ def test_a_table_that_cannot_be_scored_asks_for_the_director(live_server, browse
         flags={"winner": 0, "ending": "romi", "reenter": [1]},
         version=1,
     )
-    director = MembershipFactory(club=event.club, role=Role.DIRECTOR, user__username="dora").user
-    director.set_password("dora")
-    director.save()
+    director_of(event.club)
 
     public = _phone(browser)
     public.goto(f"{live_server.url}{event.get_absolute_url()}")
