@@ -7,11 +7,19 @@ the running total), so paper and phone can be used side by side. Each game famil
 own grid (`SHEET_PARTIALS`, chosen by `Variant.family` as `scoring.entry` does): the
 contract games' rows with their contracts and cards dealt, Gin Römi's match sheet with its
 settlement box, Tízlapos Römi's buli sheet with the elimination line and the unit ledger.
-Below the grid: a signature line per player, the card values and the event's rules in small
-print, and the table's QR code to its score-entry page.
+Every row has an initials box for the player who confirms the deal (as a bridge
+traveller's agreement mark). Below the grid: a signature line per player, the card values
+and the event's rules in small print, and the table's QR code to its score-entry page.
 
-The **result sheet** is a finished table's deals as entered, the running totals, the winner
-and whether each deal was confirmed.
+Gin Römi and Tízlapos Römi have no fixed number of deals: their score sheet has
+`OPEN_ROWS` rows (more than most matches and bulis take), and a long game goes on on the
+**continuation sheet** (`continued=True`), asked for explicitly: the same page with the
+next rows' numbers and a row for the totals carried over. Either is one page per table.
+
+The **result sheet** is a finished table's deals as entered, the running totals (marked
+while they include deals not yet confirmed), the winner and whether each deal was
+confirmed, and the players' signatures. A game longer than a page goes on on the next one,
+its column heads repeated.
 
 `table_sheets_pdf` prints any number of tables in one document (one WeasyPrint run, a
 constant number of queries); each table's sheet starts on a new page and is never split
@@ -30,11 +38,11 @@ from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from printing.pdf import PDF, PrintFile, render_pdf
 from rules import describe_options
-from scoring.entry import ENDING_WORDS, SPECIAL_WORDS
+from scoring.entry import ENDING_WORDS, SPECIAL_WORDS, family_of
 from scoring.i18n import contract_text
 from scoring.judge import deal_scores, ravaytys_out, standing_and_problem
 from scoring.models import Deal
@@ -51,8 +59,28 @@ SHEET_PARTIALS: Mapping[str, str] = {
 }
 RESULT_PARTIAL = "print/_result.html"
 
-# Rows to write in for the games with no fixed number of deals.
-OPEN_ROWS: Mapping[str, int] = {"gin": 10, "tizlapos": 11}
+# Rows to write in for the games with no fixed number of deals, as many as fit on the
+# page under the others (a match to 150 takes about ten deals, a buli of four about
+# fifteen); the continuation sheet has as many again.
+OPEN_ROWS: Mapping[str, int] = {"gin": 18, "tizlapos": 16}
+
+# The grids' column widths, in percent of the page's width: the columns before the players'
+# (deal number, contract or ending...), then each player's group split as its columns
+# (penalty, buys, running total...) in shares; the rest of the width is the players'.
+FIXED_COLUMNS: Mapping[str, tuple[float, ...]] = {
+    "contract": (5, 19, 6),  # deal, contract and cards dealt, who went out
+    "gin": (5.5, 16, 8, 8),  # deal, ending and dealer, who knocked or won, upper card
+    "tizlapos": (5.5, 13, 6, 11.5),  # deal, ending, knock card and dealer, winner, notes
+    "result": (5, 25),  # deal, as entered
+}
+PLAYER_SHARES: Mapping[str, tuple[float, ...]] = {
+    "contract": (0.36, 0.22, 0.42),  # penalty, buys, running total
+    "gin": (0.3, 0.3, 0.4),  # deadwood, points, running total
+    "tizlapos": (0.5, 0.5),  # points, running total
+    "result": (0.5, 0.5),  # points (and buys), running total
+}
+TICK_WIDTH = 4.5  # the räväytys column
+INITIALS_WIDTH = 5.5  # the confirming player's initials, at the end of each row
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -82,6 +110,13 @@ class DealLine:
     status: str = ""
     voided: bool = False
     confirmed: bool = False
+    # The running totals include a deal not yet confirmed at the table (this or an earlier).
+    provisional: bool = False
+
+    @property
+    def dealer_words(self) -> str:
+        """ "Dealer: Kaisa": the player who deals, never the deals (fi "jaot", hu "játszmák")."""
+        return pgettext("the player who deals", "Dealer: %(name)s") % {"name": self.dealer}
 
     @property
     def cells(self) -> list[dict[str, int | None]]:
@@ -118,6 +153,9 @@ class PrintedSheet:
     qr_svg: SafeString
     filled: bool
     game: str
+    continued: bool = False
+    # Whether the game records a räväytys (going out in one turn): its own tick column.
+    records_ravaytys: bool = False
     facts: list[tuple[str, str]] = field(default_factory=list)
     winner: str = ""
     results: list[dict[str, Any]] = field(default_factory=list)
@@ -129,16 +167,25 @@ class PrintedSheet:
         return len(self.seats) > 4
 
     @property
-    def player_width(self) -> float:
-        """Per player's column group, in percent of the grid (the deal columns take 28)."""
-        return 72 / max(len(self.seats), 1)
+    def widths(self) -> dict[str, Any]:
+        """The grid's column widths in percent (`FIXED_COLUMNS`): "fixed" before the
+        players, "player" for each player's columns, "tick" and "initials". Strings, so that
+        no language's decimal comma reaches CSS."""
+        kind = "result" if self.filled else self.family
+        fixed = list(FIXED_COLUMNS[kind])
+        tick = TICK_WIDTH if self.records_ravaytys and not self.filled else 0
+        initials = 0 if self.filled else INITIALS_WIDTH
+        group = (100 - sum(fixed) - tick - initials) / max(len(self.seats), 1)
 
-    @property
-    def contract_columns(self) -> tuple[str, str]:
-        """The contract grid's penalty and buys columns, in percent of the grid (the running
-        total takes the rest of the player's group: its head is the longest word, as
-        Yhteensä or Összesen). Strings, so that no language's decimal comma reaches CSS."""
-        return f"{self.player_width * 0.3:.2f}", f"{self.player_width * 0.28:.2f}"
+        def text(width: float) -> str:
+            return f"{width:.2f}"
+
+        return {
+            "fixed": [text(width) for width in fixed],
+            "player": [text(group * share) for share in PLAYER_SHARES[kind]],
+            "tick": text(tick),
+            "initials": text(initials),
+        }
 
 
 def _sheets(tables: Sequence[Table]) -> list[TableSheet]:
@@ -208,8 +255,10 @@ def _facts(family: str, variant: Any) -> list[tuple[str, str]]:
 
 
 def _detail(family: str, deal: Deal, names: list[str]) -> str:
-    """How the deal went, in words: who went out (or knocked, or won) and how."""
+    """How the deal went, in words: who went out (or knocked, or won) and how; a contract
+    deal nobody went out of says its stock ran out, a Gin deal its deadwood and undercut."""
     entry = deal.entry if isinstance(deal.entry, dict) else {}
+    flags = deal.flags if isinstance(deal.flags, dict) else {}
 
     def name(value: object) -> str:
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
@@ -220,6 +269,8 @@ def _detail(family: str, deal: Deal, names: list[str]) -> str:
     if family == "contract":
         if name(entry.get("out")):
             words.append(gettext("%(name)s went out") % {"name": name(entry.get("out"))})
+        elif flags.get("stock_exhausted") is True:
+            words.append(gettext("Nobody went out: the stock ran out"))
         if ravaytys_out(deal.flags) is not None:
             words.append(gettext("räväytys"))
     else:
@@ -233,6 +284,13 @@ def _detail(family: str, deal: Deal, names: list[str]) -> str:
             words.append(who)
         if family == "gin" and entry.get("upper"):
             words.append(gettext("upper card %(card)s") % {"card": card_sign(entry["upper"])})
+        deadwood = flags.get("deadwood")
+        if family == "gin" and isinstance(deadwood, list):
+            # In seat order, as the columns: the engine's count, from the cards if typed.
+            counts = " / ".join(str(points) for points in deadwood)
+            words.append(gettext("deadwood %(counts)s") % {"counts": counts})
+        if family == "gin" and flags.get("undercut") is True:
+            words.append(gettext("undercut: %(name)s wins") % {"name": name(flags.get("winner"))})
         if family == "tizlapos":
             for index, player in enumerate(entry.get("players") or []):
                 if not isinstance(player, dict):
@@ -261,7 +319,9 @@ def _filled_lines(sheet: TableSheet, family: str) -> list[DealLine]:
     rows = deal_scores(sheet.deals)
     lines = []
     counted = 0
+    provisional = False
     for deal in sheet.deals:
+        provisional = provisional or not (deal.is_confirmed or deal.is_voided)
         dealer = sheet.dealer(deal.number)
         points = deal.points if isinstance(deal.points, list) else []
         present = (deal.flags or {}).get("present")
@@ -282,6 +342,7 @@ def _filled_lines(sheet: TableSheet, family: str) -> list[DealLine]:
             status=_status(deal),
             voided=deal.is_voided,
             confirmed=deal.is_confirmed,
+            provisional=provisional,
         )
         entry = deal.entry if isinstance(deal.entry, dict) else {}
         players = entry.get("players") if family == "contract" else None
@@ -297,7 +358,9 @@ def _filled_lines(sheet: TableSheet, family: str) -> list[DealLine]:
     return lines
 
 
-def _blank_lines(sheet: TableSheet, family: str) -> list[DealLine]:
+def _blank_lines(sheet: TableSheet, family: str, *, continued: bool) -> list[DealLine]:
+    """The rows to write in: a contract game's deals, or the open games' numbered rows
+    (the continuation sheet's going on from the score sheet's last)."""
     variant = sheet.variant
 
     def dealer(number: int) -> str:
@@ -316,7 +379,9 @@ def _blank_lines(sheet: TableSheet, family: str) -> list[DealLine]:
             )
             for number, contract in enumerate(variant.deals, 1)
         ]
-    return [DealLine(number=n, dealer=dealer(n)) for n in range(1, OPEN_ROWS[family] + 1)]
+    rows = OPEN_ROWS[family]
+    first = rows + 1 if continued else 1
+    return [DealLine(number=n, dealer=dealer(n)) for n in range(first, first + rows)]
 
 
 def _results(sheet: TableSheet) -> list[dict[str, Any]]:
@@ -348,13 +413,19 @@ def _event_texts(variant: Any) -> _EventTexts:
 
 
 def printed_sheet(
-    sheet: TableSheet, *, filled: bool, texts: _EventTexts | None = None
+    sheet: TableSheet,
+    *,
+    filled: bool,
+    texts: _EventTexts | None = None,
+    continued: bool = False,
 ) -> PrintedSheet:
-    """What `sheet`'s printed page shows, in the active language. No queries."""
+    """What `sheet`'s printed page shows, in the active language. No queries. `continued`:
+    the continuation sheet of a game with no fixed number of deals (else ignored)."""
     table, variant = sheet.table, sheet.variant
     texts = texts or _event_texts(variant)
     event = table.stage.event
     family = variant.family
+    continued = continued and not filled and not variant.is_contract_game
     names = [seat.player.name for seat in sheet.seats]
     first = next((seat.position for seat in sheet.seats if seat.is_first_dealer), 0)
     order = names[first:] + names[:first] if names else []
@@ -381,13 +452,19 @@ def printed_sheet(
         seats=list(sheet.seats),
         first_dealer=order[0] if order else "",
         dealing_order=order,
-        lines=_filled_lines(sheet, family) if filled else _blank_lines(sheet, family),
+        lines=(
+            _filled_lines(sheet, family)
+            if filled
+            else _blank_lines(sheet, family, continued=continued)
+        ),
         card_values=texts.card_values,
         rules=texts.rules,
         entry_url=url,
         qr_svg=_qr(url),
         filled=filled,
         game=texts.game,
+        continued=continued,
+        records_ravaytys=family_of(variant).records_ravaytys(variant),
         facts=texts.facts,
         winner=winner,
         results=_results(sheet) if filled else [],
@@ -396,10 +473,16 @@ def printed_sheet(
 
 
 def table_sheets_pdf(
-    *, tables: Sequence[Table], filled: bool, language: str, size: str | None = None
+    *,
+    tables: Sequence[Table],
+    filled: bool,
+    language: str,
+    size: str | None = None,
+    continued: bool = False,
 ) -> bytes:
     """Several tables' sheets in one PDF document (one WeasyPrint run), each starting on a
-    new page and never split with another's; constant queries in len(tables)."""
+    new page and never split with another's; constant queries in len(tables).
+    `continued`: the continuation sheets of games with no fixed number of deals."""
     sheets = _sheets(tables)
     texts: dict[int, _EventTexts] = {}
     printed = []
@@ -408,17 +491,27 @@ def table_sheets_pdf(
             event_id = sheet.table.stage.event_id
             if event_id not in texts:
                 texts[event_id] = _event_texts(sheet.variant)
-            printed.append(printed_sheet(sheet, filled=filled, texts=texts[event_id]))
+            printed.append(
+                printed_sheet(sheet, filled=filled, texts=texts[event_id], continued=continued)
+            )
     context: dict[str, Any] = {"sheets": printed, "filled": filled}
     return render_pdf(TEMPLATE, context, language=language, size=size)
 
 
 def table_sheet_file(
-    *, table: Table, filled: bool, language: str, size: str | None = None
+    *,
+    table: Table,
+    filled: bool,
+    language: str,
+    size: str | None = None,
+    continued: bool = False,
 ) -> PrintFile:
-    """One table's sheet as a download (filename like rutupeli-night-table-3.pdf)."""
-    content = table_sheets_pdf(tables=[table], filled=filled, language=language, size=size)
+    """One table's sheet as a download (filename like rutupeli-night-table-3.pdf, or
+    -continued-3 for a continuation sheet)."""
+    content = table_sheets_pdf(
+        tables=[table], filled=filled, language=language, size=size, continued=continued
+    )
     event = table.stage.event
-    kind = "result" if filled else "table"
+    kind = "result" if filled else "continued" if continued else "table"
     name = slugify(event.name).replace("_", "-") or "event"
     return PrintFile(f"{name}-{kind}-{table.number}.pdf", PDF, content)

@@ -5,8 +5,6 @@ the director's downloads. PNGs of each kind go to tests/artifacts/ for a person 
 from __future__ import annotations
 
 import io
-import re
-import subprocess
 import time
 from pathlib import Path
 
@@ -19,9 +17,16 @@ from pypdf import PdfReader
 
 from printing.sheets import table_sheet_file, table_sheets_pdf
 from scoring.selectors import table_sheet
-from scoring.services import Actor, deal_confirm, deal_record
 from tests.factories import MembershipFactory
-from tests.scoring.conftest import new_request_id, seated_event
+from tests.printing.sheetcheck import (
+    confirm,
+    contract_entry,
+    overlapping_words,
+    pdf_text,
+    png,
+    record,
+)
+from tests.scoring.conftest import seated_event
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db
@@ -33,40 +38,6 @@ PLAYERS = {"rutupeli": 4, "ravaytys": 4, "gin_romi": 2, "tizlapos_romi": 3}
 # Words each language's sheet must hold (the translation is the helper's JSON until the
 # lead compiles it, so the English word stands where no catalogue has it yet).
 CONTRACTS = {"rutupeli": "2 sets", "ravaytys": "4 sets"}
-
-
-def record(table, number, entry, seat=0):
-    return deal_record(
-        table=table,
-        number=number,
-        entry=entry,
-        by=Actor(device=f"phone-{seat}", seat=seat),
-        expected_version=0,
-        request_id=new_request_id(),
-    )
-
-
-def confirm(deal):
-    return deal_confirm(
-        deal=deal,
-        by=Actor(device="phone-other", seat=1),
-        expected_version=deal.version,
-        request_id=new_request_id(),
-    )
-
-
-def contract_entry(number: int, seats: int) -> dict:
-    hands = [None, "A K", "7", "Q 9 3", "5", "10"][:seats]
-    return {
-        "out": number % seats,
-        "players": [
-            {
-                "cards": None if i == number % seats else hands[(i + number) % seats] or "4",
-                "buys": 1 if i == 1 and number == 2 else 0,
-            }
-            for i in range(seats)
-        ],
-    }
 
 
 def play(game: str, table) -> None:
@@ -109,22 +80,6 @@ def play(game: str, table) -> None:
             assert number < 12
     for deal in deals[:-1]:
         confirm(deal)
-
-
-def pdf_text(pdf: bytes) -> list[str]:
-    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
-
-
-def png(pdf: bytes, name: str, dpi: int = 100) -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    source = ARTIFACTS / f"{name}.pdf"
-    source.write_bytes(pdf)
-    subprocess.run(
-        ["pdftoppm", "-r", str(dpi), "-png", "-singlefile", str(source), str(ARTIFACTS / name)],
-        check=True,
-    )
-    source.unlink()
-    return ARTIFACTS / f"{name}.png"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -304,32 +259,6 @@ def test_download_speaks_the_clubs_language_unless_asked(client):
     assert "forduló" in hungarian and "Stage" not in hungarian
     english = PdfReader(io.BytesIO(client.get(url, {"lang": "en"}).content)).pages[0]
     assert "Round 1" in english.extract_text()
-
-
-def overlapping_words(pdf: bytes) -> list[tuple[str, str]]:
-    """Pairs of words printed over each other on any page (pdftotext's word boxes, in
-    points), such as a long column head running into the next column's."""
-    done = subprocess.run(["pdftotext", "-bbox", "-", "-"], input=pdf, capture_output=True,
-                          check=True)  # fmt: skip
-    pattern = re.compile(
-        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>'
-    )
-    pages = done.stdout.decode().split("<page ")[1:]
-    clashes = []
-    slack = 0.5  # boxes that merely touch are fine
-    for page in pages:
-        words = []
-        for match in pattern.finditer(page):
-            x0, y0, x1, y1 = map(float, match.groups()[:4])
-            # A word's box is its font's whole line (ascent to descent): trimmed to about
-            # where its letters are, so a big table number under its small label is no clash.
-            trim = (y1 - y0) * 0.2
-            words.append((x0, y0 + trim, x1, y1 - trim, match.group(5)))
-        for i, (x0, y0, x1, y1, text) in enumerate(words):
-            for a0, b0, a1, b1, other in words[i + 1 :]:
-                if min(x1, a1) - max(x0, a0) > slack and min(y1, b1) - max(y0, b0) > slack:
-                    clashes.append((text, other))
-    return clashes
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
