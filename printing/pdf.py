@@ -21,7 +21,7 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils import translation
-from weasyprint import HTML
+from weasyprint import HTML, Document
 from weasyprint.urls import FatalURLFetchingError, URLFetcher
 
 PDF = "application/pdf"
@@ -97,14 +97,31 @@ def render_html(template: str, context: dict[str, Any], *, language: str, size: 
         return render_to_string(template, {**context, "paper": paper(size), "language": language})
 
 
-def render_pdf(
+def render_document(
     template: str, context: dict[str, Any], *, language: str, size: str | None = None
-) -> bytes:
-    """`template` with `context` as a PDF, in `language`, on `size` paper (or the setting)."""
+) -> Document:
+    """`template` with `context` laid out on pages, in `language`, on `size` paper (or the
+    setting): what a PDF is written from, and what a test measures the boxes of."""
     try:
         html = render_html(template, context, language=language, size=paper(size))
-        return HTML(string=html, base_url=BASE_URL, url_fetcher=LocalFetcher()).write_pdf()
+        return HTML(string=html, base_url=BASE_URL, url_fetcher=LocalFetcher()).render()
     # WeasyPrint raises many kinds (its fatal fetch error is a BaseException, so that it
     # gets past its own handlers): one internal error for all.
     except (Exception, FatalURLFetchingError) as error:
         raise PrintError(f"{template}: {error}") from error
+
+
+def write_pdf(document: Document, *, what: str) -> bytes:
+    """A laid-out `document` as PDF bytes (`what` names it in an error)."""
+    try:
+        return document.write_pdf()
+    except (Exception, FatalURLFetchingError) as error:
+        raise PrintError(f"{what}: {error}") from error
+
+
+def render_pdf(
+    template: str, context: dict[str, Any], *, language: str, size: str | None = None
+) -> bytes:
+    """`template` with `context` as a PDF, in `language`, on `size` paper (or the setting)."""
+    document = render_document(template, context, language=language, size=size)
+    return write_pdf(document, what=template)

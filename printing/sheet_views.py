@@ -42,17 +42,34 @@ def _download(printed: PrintFile) -> HttpResponse:
 
 
 def _sheet(
-    request: HttpRequest, slug: str, event_id: int, table_id: int, *, filled: bool
+    request: HttpRequest,
+    slug: str,
+    event_id: int,
+    table_id: int,
+    *,
+    filled: bool,
+    continued: bool = False,
 ) -> HttpResponse:
     table = table_for(slug=slug, event_id=event_id, table_id=table_id, user=request.user)
     language, size = SheetOptionsForm(request.GET).options(table)
-    return _download(table_sheet_file(table=table, filled=filled, language=language, size=size))
+    printed = table_sheet_file(
+        table=table, filled=filled, language=language, size=size, continued=continued
+    )
+    return _download(printed)
 
 
 @login_required
 def table_sheet_pdf(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
     """The table's score sheet to write on, pre-filled (`?lang=`, `?paper=`)."""
     return _sheet(request, slug, event_id, table_id, filled=False)
+
+
+@login_required
+def table_continued_pdf(
+    request: HttpRequest, slug: str, event_id: int, table_id: int
+) -> HttpResponse:
+    """The score sheet's continuation, for a Gin or Tízlapos game longer than its rows."""
+    return _sheet(request, slug, event_id, table_id, filled=False, continued=True)
 
 
 @login_required

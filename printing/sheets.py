@@ -39,8 +39,9 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext, pgettext
+from weasyprint import Document
 
-from printing.pdf import PDF, PrintFile, render_pdf
+from printing.pdf import PDF, PrintFile, render_document, write_pdf
 from rules import describe_options
 from scoring.entry import ENDING_WORDS, SPECIAL_WORDS, family_of
 from scoring.i18n import contract_text
@@ -68,18 +69,18 @@ OPEN_ROWS: Mapping[str, int] = {"gin": 18, "tizlapos": 16}
 # (deal number, contract or ending...), then each player's group split as its columns
 # (penalty, buys, running total...) in shares; the rest of the width is the players'.
 FIXED_COLUMNS: Mapping[str, tuple[float, ...]] = {
-    "contract": (5, 19, 6),  # deal, contract and cards dealt, who went out
-    "gin": (5.5, 16, 8, 8),  # deal, ending and dealer, who knocked or won, upper card
-    "tizlapos": (5.5, 13, 6, 11.5),  # deal, ending, knock card and dealer, winner, notes
-    "result": (5, 25),  # deal, as entered
+    "contract": (6, 17, 6),  # deal, contract and cards dealt, who went out
+    "gin": (6, 19, 8, 8),  # deal, ending and dealer, who knocked or won, upper card
+    "tizlapos": (6, 13, 6, 11),  # deal, ending, knock card and dealer, winner, notes
+    "result": (6, 24),  # deal, as entered
 }
 PLAYER_SHARES: Mapping[str, tuple[float, ...]] = {
-    "contract": (0.36, 0.22, 0.42),  # penalty, buys, running total
+    "contract": (0.35, 0.25, 0.40),  # penalty, buys, running total
     "gin": (0.3, 0.3, 0.4),  # deadwood, points, running total
-    "tizlapos": (0.5, 0.5),  # points, running total
+    "tizlapos": (0.45, 0.55),  # points, running total (its head the longer word)
     "result": (0.5, 0.5),  # points (and buys), running total
 }
-TICK_WIDTH = 4.5  # the räväytys column
+TICK_WIDTH = 6.5  # the räväytys column: its head "Räväytys" unbroken in 6.3pt
 INITIALS_WIDTH = 5.5  # the confirming player's initials, at the end of each row
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -483,6 +484,21 @@ def table_sheets_pdf(
     """Several tables' sheets in one PDF document (one WeasyPrint run), each starting on a
     new page and never split with another's; constant queries in len(tables).
     `continued`: the continuation sheets of games with no fixed number of deals."""
+    document = table_sheets_document(
+        tables=tables, filled=filled, language=language, size=size, continued=continued
+    )
+    return write_pdf(document, what=TEMPLATE)
+
+
+def table_sheets_document(
+    *,
+    tables: Sequence[Table],
+    filled: bool,
+    language: str,
+    size: str | None = None,
+    continued: bool = False,
+) -> Document:
+    """`table_sheets_pdf`'s pages laid out, before they are written as a PDF."""
     sheets = _sheets(tables)
     texts: dict[int, _EventTexts] = {}
     printed = []
@@ -495,7 +511,7 @@ def table_sheets_pdf(
                 printed_sheet(sheet, filled=filled, texts=texts[event_id], continued=continued)
             )
     context: dict[str, Any] = {"sheets": printed, "filled": filled}
-    return render_pdf(TEMPLATE, context, language=language, size=size)
+    return render_document(TEMPLATE, context, language=language, size=size)
 
 
 def table_sheet_file(

@@ -12,6 +12,7 @@ table = event + "tables/<int:table_id>/"
 
 urlpatterns: list[URLPattern] = [
     path(table + "sheet.pdf", sheet_views.table_sheet_pdf, name="print_table_sheet"),
+    path(table + "continued.pdf", sheet_views.table_continued_pdf, name="print_table_continued"),
     path(table + "result.pdf", sheet_views.table_result_pdf, name="print_table_result"),
     path(table + "returned/", sheet_views.table_sheet_returned, name="print_sheet_returned"),
     path(event + "standings.pdf", board_views.standings_pdf, name="print_standings"),

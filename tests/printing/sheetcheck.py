@@ -10,6 +10,8 @@ import subprocess
 from pathlib import Path
 
 from pypdf import PdfReader
+from weasyprint import Document
+from weasyprint.formatting_structure import boxes
 
 from scoring.selectors import table_sheet
 from scoring.services import Actor, deal_confirm, deal_record
@@ -105,6 +107,30 @@ def overlapping_words(pdf: bytes, pages: list[list[Word]] | None = None) -> list
 
 
 # -- tables played to their end ----------------------------------------------------------------
+
+
+def words_outside_their_cells(document: Document) -> list[tuple[int, str, float]]:
+    """(page, text, CSS px over) for each line of text that runs past its table cell's
+    border: a head wider than its column prints over its neighbour's rule, which the
+    word-over-word check cannot see (there is no word under it)."""
+    found: list[tuple[int, str, float]] = []
+
+    def walk(box, cell, page: int) -> None:
+        if isinstance(box, boxes.TableCellBox):
+            cell = box
+        if isinstance(box, boxes.TextBox) and cell is not None:
+            left = cell.border_box_x()
+            over = max(
+                box.position_x + box.width - (left + cell.border_width()), left - box.position_x
+            )
+            if over > 0.5:
+                found.append((page, box.text, round(over, 1)))
+        for child in getattr(box, "children", []):
+            walk(child, cell, page)
+
+    for number, page in enumerate(document.pages, 1):
+        walk(page._page_box, None, number)
+    return found
 
 
 def contract_entry(number: int, seats: int, *, stock_out: bool = False) -> dict:

@@ -91,6 +91,23 @@ def test_a_sheet_link_prints_what_it_says(client):
     assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
 
 
+def test_a_gin_table_offers_its_continuation_sheet_and_a_contract_table_none(client):
+    """Gin and Tízlapos have no fixed number of deals: past the score sheet's rows the table
+    goes on on a continuation sheet, downloaded beside the score sheet."""
+    gin, (table,) = seated_event(variant_id="gin_romi", players=2)
+    client.force_login(_director(gin.club))
+    hrefs = _hrefs(client.get(_tables_page(gin), HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    url = reverse("print_table_continued", args=[gin.club.slug, gin.pk, table.pk])
+    (letter,) = [h for h in hrefs if h.startswith(url) and "paper=Letter" in h]
+    pdf = PdfReader(io.BytesIO(client.get(letter).content))
+    assert len(pdf.pages) == 1
+    text = pdf.pages[0].extract_text()
+    assert "Continuation sheet" in text and "Carried over from the score sheet" in text
+    rutupeli, _tables = _event_in_hungarian(players=4)
+    client.force_login(_director(rutupeli.club))
+    assert "continued.pdf" not in client.get(_tables_page(rutupeli)).content.decode()
+
+
 def test_the_board_links_offer_both_papers_in_the_readers_language(client):
     event, _tables = _event_in_hungarian()
     client.force_login(_director(event.club))
