@@ -72,13 +72,16 @@ FIXED_COLUMNS: Mapping[str, tuple[float, ...]] = {
     "contract": (6, 17, 6),  # deal, contract and cards dealt, who went out
     "gin": (6, 19, 8, 8),  # deal, ending and dealer, who knocked or won, upper card
     "tizlapos": (6, 13, 6, 11),  # deal, ending, knock card and dealer, winner, notes
-    "result": (6, 24),  # deal, as entered
+    "result": (6, 22),  # deal, as entered
 }
 PLAYER_SHARES: Mapping[str, tuple[float, ...]] = {
     "contract": (0.35, 0.25, 0.40),  # penalty, buys, running total
     "gin": (0.3, 0.3, 0.4),  # deadwood, points, running total
     "tizlapos": (0.45, 0.55),  # points, running total (its head the longer word)
     "result": (0.5, 0.5),  # points (and buys), running total
+    # Five or six players: the buys column is headed "+", so the penalty's head keeps its
+    # word whole (Finnish has no hyphenation dictionary to break "Sakko" at a syllable).
+    "contract-crowded": (0.4, 0.2, 0.4),
 }
 TICK_WIDTH = 6.5  # the räväytys column: its head "Räväytys" unbroken in 6.3pt
 INITIALS_WIDTH = 5.5  # the confirming player's initials, at the end of each row
@@ -167,6 +170,13 @@ class PrintedSheet:
         """Five or six players: the column heads are set smaller to fit."""
         return len(self.seats) > 4
 
+    def _player_shares(self, kind: str) -> tuple[float, ...]:
+        return (
+            PLAYER_SHARES.get(f"{kind}-crowded", PLAYER_SHARES[kind])
+            if self.crowded
+            else PLAYER_SHARES[kind]
+        )
+
     @property
     def widths(self) -> dict[str, Any]:
         """The grid's column widths in percent (`FIXED_COLUMNS`): "fixed" before the
@@ -183,7 +193,7 @@ class PrintedSheet:
 
         return {
             "fixed": [text(width) for width in fixed],
-            "player": [text(group * share) for share in PLAYER_SHARES[kind]],
+            "player": [text(group * share) for share in self._player_shares(kind)],
             "tick": text(tick),
             "initials": text(initials),
         }
