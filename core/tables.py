@@ -72,9 +72,14 @@ class _Export(TableExport):
     """tablib's export of a table, each cell a spreadsheet would run as a formula as text;
     dates as dates; a CSV's fields separated by `separator`."""
 
-    def __init__(self, *args: Any, separator: str = COMMA, **kwargs: Any) -> None:
+    def __init__(
+        self, export_format: str, *args: Any, separator: str = COMMA, **kwargs: Any
+    ) -> None:
         self.separator = separator
-        super().__init__(*args, **kwargs)
+        # A spreadsheet takes dates as dates; a CSV holds them as ISO text.
+        self.spreadsheet = export_format == TableExport.XLSX
+        self.csv = export_format == TableExport.CSV
+        super().__init__(export_format, *args, **kwargs)
 
     def table_to_dataset(
         self, table: tables.Table, exclude_columns: Any, dataset_kwargs: Any = None
@@ -90,16 +95,16 @@ class _Export(TableExport):
         if isinstance(value, datetime.datetime):
             # openpyxl writes no time zone: the club's wall-clock time, as its pages show.
             value = timezone.localtime(value).replace(tzinfo=None) if value.tzinfo else value
-            return value if self.format == TableExport.XLSX else value.isoformat(" ", "minutes")
+            return value if self.spreadsheet else value.isoformat(" ", "minutes")
         if isinstance(value, datetime.date):
-            return value if self.format == TableExport.XLSX else value.isoformat()
+            return value if self.spreadsheet else value.isoformat()
         if self.separator == SEMICOLON and isinstance(value, float | Decimal):
             return str(value).replace(".", ",")
         return value
 
     def export(self) -> Any:  # text for CSV, bytes for XLSX
-        if self.format == TableExport.CSV:
-            return self.dataset.export(self.format, delimiter=self.separator)
+        if self.csv:
+            return self.dataset.export("csv", delimiter=self.separator)
         return super().export()
 
 

@@ -71,20 +71,20 @@ OPEN_ROWS: Mapping[str, int] = {"gin": 18, "tizlapos": 16}
 FIXED_COLUMNS: Mapping[str, tuple[float, ...]] = {
     "contract": (6, 17, 6),  # deal, contract and cards dealt, who went out
     "gin": (6, 19, 8, 8),  # deal, ending and dealer, who knocked or won, upper card
-    "tizlapos": (6, 13, 6, 11),  # deal, ending, knock card and dealer, winner, notes
+    "tizlapos": (6, 13, 6, 10),  # deal, ending, knock card and dealer, winner, notes
     "result": (6, 22),  # deal, as entered
 }
 PLAYER_SHARES: Mapping[str, tuple[float, ...]] = {
     "contract": (0.35, 0.25, 0.40),  # penalty, buys, running total
     "gin": (0.3, 0.3, 0.4),  # deadwood, points, running total
-    "tizlapos": (0.45, 0.55),  # points, running total (its head the longer word)
+    "tizlapos": (0.44, 0.56),  # points, running total (its head the longer word)
     "result": (0.5, 0.5),  # points (and buys), running total
     # Five or six players: the buys column is headed "+", so the penalty's head keeps its
     # word whole (Finnish has no hyphenation dictionary to break "Sakko" at a syllable).
     "contract-crowded": (0.4, 0.2, 0.4),
 }
 TICK_WIDTH = 6.5  # the räväytys column: its head "Räväytys" unbroken in 6.3pt
-INITIALS_WIDTH = 5.5  # the confirming player's initials, at the end of each row
+INITIALS_WIDTH = 6  # the confirming player's initials, at the end of each row
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 

@@ -50,7 +50,7 @@ def test_the_league_table_leads_to_the_champions_record_and_downloads(live_serve
     shoot(phone, "league-table")
 
     with phone.expect_download() as download:
-        phone.get_by_role("link", name="Download CSV").click()
+        phone.get_by_role("link", name="Download CSV", exact=True).click()
     content = download.value.path().read_text(encoding="utf-8-sig")
     rows = list(csv.reader(io.StringIO(content)))
     assert rows[0][:2] == ["#", "Player"]
