@@ -262,7 +262,7 @@ def _cover(
 class _Solver:
     """Everything precomputed for one meld shape."""
 
-    __slots__ = ("longest", "max_set", "positions", "shape", "tables", "wild_bits")
+    __slots__ = ("longest", "max_set", "positions", "sets_of_three", "shape", "tables", "wild_bits")
 
     def __init__(self, shape: _Shape) -> None:
         self.shape = shape
@@ -270,6 +270,7 @@ class _Solver:
         self.longest = shape.longest
         self.positions = tuple(_positions(shape, rank) for rank in range(14))
         self.max_set = shape.max_set if shape.max_set is not None else _BIG
+        self.sets_of_three = shape.min_set == 3
         self.tables: _Tables | None = None  # built on first use
         # Hands holding these cards (wild black twos) must go to the search.
         self.wild_bits = _BLACK_TWOS if shape.wild_twos else 0
@@ -340,7 +341,7 @@ def best_arrangement(variant: Variant, cards: Sequence[Card]) -> Arrangement:
         return _Search(solver, cards).solve()
     tables = solver.tables or solver.build_tables()
     m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
-    if solver.shape.min_set == 3:  # every Römi game: spelt out, it is the hot path
+    if solver.sets_of_three:  # every Römi game: spelt out, it is the hot path
         candidates = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
     else:
         candidates = _set_candidates(solver.shape, m0, m1, m2, m3)
@@ -371,8 +372,8 @@ def best_arrangement(variant: Variant, cards: Sequence[Card]) -> Arrangement:
             r0[1] + r1[1] + r2[1] + r3[1],
             r0[2] + r1[2] + r2[2] + r3[2],
         )
-    rows = tables.rows
-    r0, r1, r2, r3 = rows[0][m0], rows[1][m1], rows[2][m2], rows[3][m3]
+    rows0, rows1, rows2, rows3 = tables.rows
+    r0, r1, r2, r3 = rows0[m0], rows1[m1], rows2[m2], rows3[m3]
     return _arrangement(
         r0[0] + r1[0] + r2[0] + r3[0],
         r0[1] + r1[1] + r2[1] + r3[1],
@@ -675,7 +676,7 @@ class _Search:
         # Most states hold no set for the card: no other copy of its rank, and too few wilds
         # to make a set of one natural (or, under the wild limit, no set of one natural).
         if (rest >> (_NIBBLE * rank0)) & _RANK_NIBBLES or (
-            1 + wilds >= min_set and not (limit and 2 < min_set)
+            1 + wilds >= min_set and not (limit and min_set > 2)
         ):
             haves: list[int] = []
             for s in range(suit, 4):
