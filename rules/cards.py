@@ -69,6 +69,16 @@ class Card:
             bit = 1 << (_SUIT_SHIFT[self.suit] + self.rank)
         object.__setattr__(self, "bit", bit)
 
+    # Pickled as before the bit was added, (rank, suit), and the bit worked out again on
+    # loading: a card pickled by an older release loads whole.
+    def __getstate__(self) -> tuple[int, Suit | None]:
+        return (self.rank, self.suit)
+
+    def __setstate__(self, state: tuple[int, Suit | None]) -> None:
+        object.__setattr__(self, "rank", state[0])
+        object.__setattr__(self, "suit", state[1])
+        self.__post_init__()
+
     @property
     def is_joker(self) -> bool:
         """True for a joker."""
