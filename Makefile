@@ -5,10 +5,10 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint format bench messages migrate demo worker typecheck lock
+.PHONY: help install run test lint format bench bench-venv messages migrate demo worker typecheck lock
 
 help: ## List the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
 $(VENV)/bin/python:
 	@command -v $(PYTHON) >/dev/null || { echo "Need $(PYTHON): install python3.11 and python3.11-venv (README, 'Fresh machine')"; exit 1; }
@@ -29,7 +29,7 @@ endif
 	@touch $(STAMP)
 
 install: $(STAMP) ## Create .venv if missing and install the project with its dev tools
-	$(PY) manage.py compilemessages --ignore='.venv' -v0
+	$(PY) manage.py compilemessages --ignore='.venv' --ignore='.venv-bench' -v0
 
 migrate: install
 	$(PY) manage.py migrate --noinput -v0
@@ -54,8 +54,20 @@ format: install ## Apply ruff's formatting and safe fixes
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-bench: install ## Print the speed figures (not pass/fail)
-	$(PY) tests/bench/run.py
+# The bench's own environment: RLCard, the independent Gin referee the arrangement bench
+# compares with. Never a dependency of the site (not in pyproject.toml nor the lock files).
+BENCH_VENV := .venv-bench
+BENCH_STAMP := $(BENCH_VENV)/.installed
+$(BENCH_STAMP): tests/bench/requirements.txt
+	@command -v $(PYTHON) >/dev/null || { echo "Need $(PYTHON): install python3.11 and python3.11-venv (README, 'Fresh machine')"; exit 1; }
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet -r tests/bench/requirements.txt
+	@touch $(BENCH_STAMP)
+
+bench-venv: $(BENCH_STAMP) ## Make .venv-bench with RLCard, the bench's Gin referee (never the site's)
+
+bench: install $(BENCH_STAMP) ## Print the speed figures (not pass/fail)
+	BENCH_PYTHON=$(BENCH_VENV)/bin/python $(PY) tests/bench/run.py
 
 # The lock files pin every package, with hashes: requirements.lock for the image,
 # requirements-dev.lock (with the dev tools) for CI. Pins are kept unless UPGRADE=1.
@@ -67,8 +79,8 @@ lock: | $(VENV)/bin/python ## Re-pin requirements*.lock from pyproject.toml (UPG
 	$(LOCK) --extra dev -o requirements-dev.lock
 
 messages: install ## Extract new strings into locale/fi and locale/hu (then translate them)
-	$(PY) manage.py makemessages -l fi -l hu --ignore='.venv/*' --ignore='tests/*' --no-location
-	$(PY) manage.py compilemessages --ignore='.venv' -v0
+	$(PY) manage.py makemessages -l fi -l hu --ignore='.venv/*' --ignore='.venv-bench/*' --ignore='tests/*' --no-location
+	$(PY) manage.py compilemessages --ignore='.venv' --ignore='.venv-bench' -v0
 
 worker: install ## Run a Celery worker (needs REDIS_URL and DATABASE_URL)
 	$(VENV)/bin/celery -A clubsite worker --loglevel=INFO

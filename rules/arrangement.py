@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
+from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from rules.cards import JOKER, Card, Suit
@@ -38,9 +39,10 @@ _SUIT_INDEX: dict[Suit | None, int] = {s: i for i, s in enumerate(_SUITS)}
 _CARD: tuple[tuple[Card, ...], ...] = tuple(
     (JOKER, *(Card(rank, suit) for rank in range(1, 14))) for suit in _SUITS
 )
-# The table solver packs a hand into one int: 14 bits per suit, bit ``rank`` of each.
-_SUIT_BITS: dict[Suit | None, int] = {s: 1 << (14 * i) for i, s in enumerate(_SUITS)}
-_SUIT_BITS[None] = 0
+# The table solver packs a hand into one int: 14 bits per suit, bit ``rank`` of each, as
+# every card carries it (Card.bit).
+assert tuple(Suit) == _SUITS
+_BIT_OF = attrgetter("bit")
 _BLACK_TWOS = 1 << 2 | 1 << (42 + 2)
 _BIG = 1 << 30  # "no limit" for a meld's room for more wild cards
 
@@ -116,7 +118,15 @@ class _Tables:
     built once per shape (about a tenth of a second).
     """
 
-    __slots__ = ("cover", "rank_values", "rows", "run_value", "set_melds", "set_options")
+    __slots__ = (
+        "cover",
+        "rank_values",
+        "rows",
+        "run_value",
+        "set_melds",
+        "set_options",
+        "whole_sets",
+    )
 
     def __init__(self, shape: _Shape) -> None:
         # Only used when values do not depend on the suit (no wild black twos in the hand),
@@ -180,6 +190,9 @@ class _Tables:
                 set_melds[rank * 16 + suits] = Meld(MeldKind.SET, cards, cards)
         self.set_melds = set_melds
         self.set_options = _set_options(shape, rank_values)
+        # With one copy of each card a rank has at most four: unless sets are capped below
+        # four, a set no run wants is best melded whole.
+        self.whole_sets = shape.max_set is None or shape.max_set >= 4
 
 
 def _set_options(
@@ -249,10 +262,15 @@ def _cover(
 class _Solver:
     """Everything precomputed for one meld shape."""
 
-    __slots__ = ("shape", "tables", "wild_bits")
+    __slots__ = ("longest", "max_set", "positions", "sets_of_three", "shape", "tables", "wild_bits")
 
     def __init__(self, shape: _Shape) -> None:
         self.shape = shape
+        # What the search reads in every state, worked out once.
+        self.longest = shape.longest
+        self.positions = tuple(_positions(shape, rank) for rank in range(14))
+        self.max_set = shape.max_set if shape.max_set is not None else _BIG
+        self.sets_of_three = shape.min_set == 3
         self.tables: _Tables | None = None  # built on first use
         # Hands holding these cards (wild black twos) must go to the search.
         self.wild_bits = _BLACK_TWOS if shape.wild_twos else 0
@@ -315,25 +333,48 @@ def best_arrangement(variant: Variant, cards: Sequence[Card]) -> Arrangement:
     if len(cards) > hit[2]:
         check_hand(variant, len(cards))
     solver = hit[1]
-    bits = _SUIT_BITS
-    hand = 0
-    for card in cards:
-        hand |= bits[card.suit] << card.rank
-    # Each natural card sets its own bit; a joker sets none and a second copy collides, so
-    # a bit count short of the hand's size sends jokers and duplicates to the search.
+    hand: int = sum(map(_BIT_OF, cards))
+    # Each natural card adds its own bit (Card.bit); a joker adds none and a second copy
+    # carries into another bit, so a bit count short of the hand's size sends jokers and
+    # duplicates to the search. Without them the sum is the hand's bits.
     if hand.bit_count() != len(cards) or hand & solver.wild_bits:
-        return _Search(solver.shape, cards).solve()
+        return _Search(solver, cards).solve()
     tables = solver.tables or solver.build_tables()
     m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
-    if solver.shape.min_set == 3:  # every Römi game: spelt out, it is the hot path
+    if solver.sets_of_three:  # every Römi game: spelt out, it is the hot path
         candidates = (m0 & m1 & (m2 | m3)) | (m2 & m3 & (m0 | m1))
     else:
         candidates = _set_candidates(solver.shape, m0, m1, m2, m3)
     if candidates:
-        return _table_with_sets(tables, hand, candidates)
-    rows = tables.rows
-    r0, r1, r2, r3 = rows[0][m0], rows[1][m1], rows[2][m2], rows[3][m3]
-    return Arrangement(
+        # Most sets in a random hand share no card with a possible run: then each is melded
+        # whole, exactly as the general comparison would choose, and nothing is compared.
+        cover = tables.cover
+        in_sets = hand & (candidates | candidates << 14 | candidates << 28 | candidates << 42)
+        if not tables.whole_sets or in_sets & (
+            cover[m0] | cover[m1] << 14 | cover[m2] << 28 | cover[m3] << 42
+        ):
+            return _table_with_sets(tables, hand, candidates)
+        set_melds = tables.set_melds
+        sets: tuple[Meld, ...] = ()
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            rank = low.bit_length() - 1
+            x = hand >> rank
+            suits = (x & 1) | (x >> 13 & 2) | (x >> 26 & 4) | (x >> 39 & 8)
+            sets += (set_melds[rank * 16 + suits],)
+        hand ^= in_sets
+        m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
+        rows = tables.rows
+        r0, r1, r2, r3 = rows[0][m0], rows[1][m1], rows[2][m2], rows[3][m3]
+        return _arrangement(
+            sets + r0[0] + r1[0] + r2[0] + r3[0],
+            r0[1] + r1[1] + r2[1] + r3[1],
+            r0[2] + r1[2] + r2[2] + r3[2],
+        )
+    rows0, rows1, rows2, rows3 = tables.rows
+    r0, r1, r2, r3 = rows0[m0], rows1[m1], rows2[m2], rows3[m3]
+    return _arrangement(
         r0[0] + r1[0] + r2[0] + r3[0],
         r0[1] + r1[1] + r2[1] + r3[1],
         r0[2] + r1[2] + r2[2] + r3[2],
@@ -351,10 +392,25 @@ def minimal_arrangements(
     knocker lays down the melds that leave the opponent least to lay off).
     """
     check_hand(variant, len(cards))
-    return _Search(_solver(variant).shape, cards).all_best(limit)
+    return _Search(_solver(variant), cards).all_best(limit)
 
 
 # -- the table solver ------------------------------------------------------------------------
+
+
+_new = object.__new__
+_set_attr = object.__setattr__
+
+
+def _arrangement(
+    melds: tuple[Meld, ...], unmatched: tuple[Card, ...], deadwood: int
+) -> Arrangement:
+    """``Arrangement(melds, unmatched, deadwood)``, made for about half the cost of the
+    frozen dataclass's ``__init__`` (one attribute write instead of three): on a Gin hand with few
+    melds that ``__init__`` is a sixth of the solver's time."""
+    made: Arrangement = _new(Arrangement)
+    _set_attr(made, "__dict__", {"melds": melds, "unmatched": unmatched, "deadwood": deadwood})
+    return made
 
 
 def _set_candidates(shape: _Shape, m0: int, m1: int, m2: int, m3: int) -> int:
@@ -414,7 +470,7 @@ def _table_with_sets(tables: _Tables, hand: int, candidates: int) -> Arrangement
     m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
     rows = tables.rows
     r0, r1, r2, r3 = rows[0][m0], rows[1][m1], rows[2][m2], rows[3][m3]
-    return Arrangement(
+    return _arrangement(
         sets + r0[0] + r1[0] + r2[0] + r3[0],
         r0[1] + r1[1] + r2[1] + r3[1],
         r0[2] + r1[2] + r2[2] + r3[2],
@@ -438,6 +494,7 @@ _SUBSETS: tuple[tuple[int, ...], ...] = tuple(
 # A natural card is index suit*13 + rank-1; a hand is an int with four bits of count per index.
 _NIBBLE = 4
 _SUIT_NIBBLES = (1 << (_NIBBLE * 13)) - 1
+_RANK_NIBBLES = sum(15 << (_NIBBLE * 13 * s) for s in range(4))  # shifted by rank - 1
 
 
 def _index(suit: int, rank: int) -> int:
@@ -461,6 +518,11 @@ class _Core(NamedTuple):
     high: int  # runs: last position of the naturals' span
 
 
+# A core made without the NamedTuple's own __new__, a Python function (the search makes
+# thousands on a joker-rich hand).
+_new_core = tuple.__new__
+_SET, _RUN = MeldKind.SET, MeldKind.RUN
+
 _State = tuple[int, int, int, int]  # (hand left, jokers, wild twos, spare room in melds)
 _Step = tuple[int, _State, "_Core | int"]  # (cost now, next state, meld or unmatched index)
 
@@ -468,8 +530,11 @@ _Step = tuple[int, _State, "_Core | int"]  # (cost now, next state, meld or unma
 class _Search:
     """The memoised search for one hand (wilds, duplicates, any meld shape)."""
 
-    def __init__(self, shape: _Shape, cards: Iterable[Card]) -> None:
-        self.shape = shape
+    def __init__(self, solver: _Solver, cards: Iterable[Card]) -> None:
+        shape = self.shape = solver.shape
+        self.longest = solver.longest
+        self.positions = solver.positions
+        self.max_set = solver.max_set
         counts = [0] * 52
         stray: list[Card] = []  # jokers that are not wild
         jokers = 0
@@ -603,43 +668,53 @@ class _Search:
         suit, rank0 = divmod(i, 13)
         rank = rank0 + 1
         cores: list[tuple[_Core, int]] = []  # (meld, hand left)
+        min_set = shape.min_set
+        distinct = shape.distinct
 
         # Sets containing the card: choose how many of each later suit's copies join.
-        room_by_suit: list[range] = []
-        for s in range(suit, 4):
-            j = s * 13 + rank0
-            have = (rest >> (_NIBBLE * j)) & 15
-            if shape.distinct:
-                have = 0 if s == suit else min(have, 1)
-            room_by_suit.append(range(have, -1, -1))
-        max_set = shape.max_set if shape.max_set is not None else _BIG
-        for picks in product(*room_by_suit):
-            n = 1 + sum(picks)
-            need = shape.min_set - n if n < shape.min_set else 0
-            size = n + need
-            if need > wilds or (limit and need > n) or size > max_set:
-                continue
-            if shape.distinct and size > 4:
-                continue
-            room = n - need if limit else _BIG
-            room = min(room, max_set - size)
-            if shape.distinct:
-                room = min(room, 4 - size)
-            members = [i]
-            left = rest
-            for offset, k in enumerate(picks):
-                if k:
-                    j = (suit + offset) * 13 + rank0
-                    members.extend([j] * k)
-                    left -= k << (_NIBBLE * j)
-            cores.append((_Core(MeldKind.SET, tuple(members), need, room, -1, rank, 0, 0), left))
+        # (Lower suits of the rank are gone: the card is the lowest left.)
+        # Most states hold no set for the card: no other copy of its rank, and too few wilds
+        # to make a set of one natural (or, under the wild limit, no set of one natural).
+        if (rest >> (_NIBBLE * rank0)) & _RANK_NIBBLES or (
+            1 + wilds >= min_set and not (limit and min_set > 2)
+        ):
+            haves: list[int] = []
+            for s in range(suit, 4):
+                have = (rest >> (_NIBBLE * (s * 13 + rank0))) & 15
+                if distinct:
+                    have = 0 if s == suit else min(have, 1)
+                haves.append(have)
+            max_set = self.max_set
+            for picks in product(*[range(h, -1, -1) for h in haves]):
+                n = 1 + sum(picks)
+                need = min_set - n if n < min_set else 0
+                size = n + need
+                if need > wilds or (limit and need > n) or size > max_set:
+                    continue
+                if distinct and size > 4:
+                    continue
+                room = n - need if limit else _BIG
+                room = min(room, max_set - size)
+                if distinct:
+                    room = min(room, 4 - size)
+                members = [i]
+                left = rest
+                for offset, k in enumerate(picks):
+                    if k:
+                        j = (suit + offset) * 13 + rank0
+                        members.extend([j] * k)
+                        left -= k << (_NIBBLE * j)
+                core = _new_core(_Core, (_SET, tuple(members), need, room, -1, rank, 0, 0))
+                cores.append((core, left))
 
         # Runs with the card as their lowest natural (for a high ace, their highest): pick
         # which naturals further along the suit join; each position skipped is a wild.
-        longest = shape.longest
+        longest = self.longest
         min_run = shape.min_run
         seg = (rest >> (_NIBBLE * 13 * suit)) & _SUIT_NIBBLES
-        for start in _positions(shape, rank):
+        for start in self.positions[rank]:
+            # A natural at distance d needs d - 1 - (naturals between) wilds: once that
+            # exceeds the wilds even with every natural before it taken, none further fits.
             ahead: list[tuple[int, int]] = []  # (position, card index), nearest first
             if start == 14:
                 step = -1
@@ -647,7 +722,7 @@ class _Search:
                 lowest = max(shape.lo, 2)
                 while x:
                     nibble = (x.bit_length() - 1) >> 2
-                    if nibble + 1 < lowest:
+                    if nibble + 1 < lowest or 13 - nibble - len(ahead) > wilds + 1:
                         break
                     ahead.append((nibble + 1, suit * 13 + nibble))
                     x &= ~(15 << (_NIBBLE * nibble))
@@ -657,7 +732,7 @@ class _Search:
                 highest = min(shape.hi, start + 12)
                 while x:
                     nibble = ((x & -x).bit_length() - 1) >> 2
-                    if nibble + 1 > highest:
+                    if nibble + 1 > highest or nibble - start - len(ahead) > wilds:
                         break
                     ahead.append((nibble + 1, suit * 13 + nibble))
                     x &= ~(15 << (_NIBBLE * nibble))
@@ -672,7 +747,7 @@ class _Search:
                 if need <= wilds and not (limit and need > n) and span + extend <= longest:
                     room = min(n - need if limit else _BIG, longest - span - extend)
                     lo, hi = (start, last) if step > 0 else (last, start)
-                    core = _Core(MeldKind.RUN, naturals, need, room, suit, -1, lo, hi)
+                    core = _new_core(_Core, (_RUN, naturals, need, room, suit, -1, lo, hi))
                     cores.append((core, left))
                 for t in range(len(ahead) - 1, k - 1, -1):
                     q, j = ahead[t]

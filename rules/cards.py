@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules.errors import RuleViolation
 from rules.i18n import _
@@ -30,6 +30,7 @@ class Suit(enum.StrEnum):
         return self in (Suit.SPADES, Suit.CLUBS)
 
 
+_SUIT_SHIFT: dict[Suit | None, int] = {s: 14 * i for i, s in enumerate(Suit)}
 _SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 
 RANK_CODES: dict[int, str] = {
@@ -53,12 +54,30 @@ class Card:
 
     rank: int
     suit: Suit | None
+    # The card's bit in a hand packed into one int: bit ``rank`` of its suit's 14 bits, the
+    # suits in Suit order; 0 for a joker. The arrangement solver adds these up rather than
+    # looking every card up on every call (Gin hands are solved in microseconds).
+    bit: int = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         joker = self.rank == 0 and self.suit is None
         natural = 1 <= self.rank <= 13 and isinstance(self.suit, Suit)
         if not (joker or natural):
             raise ValueError(f"not a card: rank={self.rank!r} suit={self.suit!r}")
+        bit = 0
+        if natural and isinstance(self.rank, int):
+            bit = 1 << (_SUIT_SHIFT[self.suit] + self.rank)
+        object.__setattr__(self, "bit", bit)
+
+    # Pickled as before the bit was added, (rank, suit), and the bit worked out again on
+    # loading: a card pickled by an older release loads whole.
+    def __getstate__(self) -> tuple[int, Suit | None]:
+        return (self.rank, self.suit)
+
+    def __setstate__(self, state: tuple[int, Suit | None]) -> None:
+        object.__setattr__(self, "rank", state[0])
+        object.__setattr__(self, "suit", state[1])
+        self.__post_init__()
 
     @property
     def is_joker(self) -> bool:
