@@ -21,11 +21,14 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 from weasyprint import HTML, Document
 from weasyprint.urls import FatalURLFetchingError, URLFetcher
 
 PDF = "application/pdf"
 PAPERS = ("A4", "Letter")
+# A paper as a director knows it; "Letter" says it is a size, in Finnish and Hungarian.
+PAPER_NAMES = {"A4": "A4", "Letter": _("Letter")}
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django import template
 
+from printing.forms import PrintJobForm
 from printing.jobs import PrintBatches, print_batches
 from tournaments.models import Event
 
@@ -15,3 +16,9 @@ register = template.Library()
 @register.simple_tag
 def print_batches_of(event: Event) -> PrintBatches:
     return print_batches(event=event)
+
+
+@register.simple_tag
+def print_job_form() -> PrintJobForm:
+    """`{% print_job_form as form %}`: the print box's paper, preset to the site's."""
+    return PrintJobForm()

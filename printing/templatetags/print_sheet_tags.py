@@ -10,17 +10,13 @@ from django import template
 from django.contrib.auth.models import AnonymousUser
 from django.utils.http import urlencode
 from django.utils.translation import get_language
-from django.utils.translation import gettext_lazy as _
 
-from printing.pdf import PAPERS
+from printing.pdf import PAPER_NAMES, PAPERS
 from printing.returns import SheetsReturned, sheets_returned
 from tournaments.models import Club, Role
 from tournaments.permissions import club_allows
 
 register = template.Library()
-
-# A paper as a director knows it; "Letter" says it is a size, in Finnish and Hungarian.
-PAPER_NAMES = {"A4": "A4", "Letter": _("Letter")}
 
 
 @register.simple_tag(takes_context=True)
@@ -30,6 +26,12 @@ def prints_sheets(context: dict[str, Any], club: Club) -> bool:
     request = context.get("request")
     user = getattr(request, "user", None)
     return user is not None and club_allows(club=club, user=user, role=Role.DIRECTOR)
+
+
+@register.filter
+def paper_name(size: str | None) -> str:
+    """`{{ job.params.paper|paper_name }}`: "A4", or "Letter" in the reader's words."""
+    return str(PAPER_NAMES.get(size or "", size or ""))
 
 
 @register.inclusion_tag("printing/_paper_links.html")

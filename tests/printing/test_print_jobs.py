@@ -173,6 +173,37 @@ def test_the_manage_page_box_offers_the_ready_file(
     assert "Download the score sheets" not in html
 
 
+def test_a_whole_round_prints_on_the_paper_asked_for(
+    client, night, director, settings, django_capture_on_commit_callbacks
+):
+    """The print box asks for the paper, preset to the site's (PRINT_PAPER): a club with
+    Letter paper prints a whole round on it, as it can each table's sheet."""
+    event, _tables = night
+    settings.PRINT_PAPER = "Letter"
+    html = render_to_string("printing/_print_buttons.html", {"event": event})
+    assert '<option value="Letter" selected>' in html
+    assert '<option value="A4">' in html
+    client.force_login(director)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(_start_url(event), {"kind": "table_sheets", "stage": 1, "paper": "A4"})
+    job = PrintJob.objects.get()
+    assert job.params["paper"] == "A4"
+    reader = _pdf(client.get(_job_url(job, "print_job_download")))
+    assert [round(float(side)) for side in reader.pages[0].mediabox[2:]] == [595, 842]
+    event.refresh_from_db()
+    html = render_to_string("printing/_print_buttons.html", {"event": event})
+    assert f"(A4, {job.pages} pages)" in html
+    # Unset, the site's paper; a paper the site does not print is refused, not guessed.
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(_start_url(event), {"kind": "table_sheets", "stage": 1})
+    assert PrintJob.objects.order_by("-pk").first().params["paper"] == "Letter"
+    with django_capture_on_commit_callbacks(execute=True):
+        refused = client.post(
+            _start_url(event), {"kind": "table_sheets", "stage": 1, "paper": "A3"}
+        )
+    assert refused.status_code == 302 and PrintJob.objects.count() == 2
+
+
 def test_an_event_not_drawn_yet_has_no_print_box(db):
     event = event_create(
         club=ClubFactory(), name="Empty", date=datetime.date(2026, 12, 1), variant_id="rutupeli"

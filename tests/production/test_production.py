@@ -166,8 +166,9 @@ def test_a_print_job_runs_on_the_worker_to_its_download(crawled, stack):
     for answer in crawled.director:
         if _url_name(answer.path) == "event_manage" and answer.status == 200:
             form = re.search(
-                r'action="(?P<action>[^"]+/print/)"[^>]*>.*?name="kind" value="table_sheets">'
-                r'<input type="hidden" name="stage" value="(?P<stage>\d+)">',
+                r'action="(?P<action>[^"]+/print/)"[^>]*>.*?'
+                r'<input type="hidden" name="stage" value="(?P<stage>\d+)">.*?'
+                r'<option value="Letter"[^>]*>.*?name="kind" value="table_sheets"',
                 answer.text,
                 re.DOTALL,
             )
@@ -176,7 +177,9 @@ def test_a_print_job_runs_on_the_worker_to_its_download(crawled, stack):
                 break
     assert form, "no manage page offers a print job"
     started = director.post(
-        form["action"], {"kind": "table_sheets", "stage": form["stage"]}, form_page=manage
+        form["action"],
+        {"kind": "table_sheets", "stage": form["stage"], "paper": "Letter"},
+        form_page=manage,
     )
     assert started.status == 302, started.status
     job_page = started.headers["Location"]
@@ -206,6 +209,8 @@ def test_a_print_job_runs_on_the_worker_to_its_download(crawled, stack):
     )
     assert tables, "the tables page links no table's sheet"
     assert len(reader.pages) == tables, "one page per table of the stage"
+    # Printed on the paper asked for: Letter is 612 × 792 points (A4 is 595 × 842).
+    assert [round(float(side)) for side in reader.pages[0].mediabox[2:]] == [612, 792]
     # On the worker's canvas: the job's task became a chord of shares and a merge, which
     # ran under the job's own task id.
     log = stack.log("worker")
