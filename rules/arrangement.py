@@ -363,15 +363,7 @@ def best_arrangement(variant: Variant, cards: Sequence[Card]) -> Arrangement:
             x = hand >> rank
             suits = (x & 1) | (x >> 13 & 2) | (x >> 26 & 4) | (x >> 39 & 8)
             sets += (set_melds[rank * 16 + suits],)
-        hand ^= in_sets
-        m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
-        rows = tables.rows
-        r0, r1, r2, r3 = rows[0][m0], rows[1][m1], rows[2][m2], rows[3][m3]
-        return _arrangement(
-            sets + r0[0] + r1[0] + r2[0] + r3[0],
-            r0[1] + r1[1] + r2[1] + r3[1],
-            r0[2] + r1[2] + r2[2] + r3[2],
-        )
+        return _with_runs(tables, hand ^ in_sets, sets)
     rows0, rows1, rows2, rows3 = tables.rows
     r0, r1, r2, r3 = rows0[m0], rows1[m1], rows2[m2], rows3[m3]
     return _arrangement(
@@ -466,10 +458,17 @@ def _table_with_sets(tables: _Tables, hand: int, candidates: int) -> Arrangement
         suits = (x & 1) | (x >> 13 & 2) | (x >> 26 & 4) | (x >> 39 & 8)
         if suits:
             sets += (set_melds[rank * 16 + suits],)
-    hand = best_left
-    m0, m1, m2, m3 = hand & 0x3FFF, hand >> 14 & 0x3FFF, hand >> 28 & 0x3FFF, hand >> 42
+    return _with_runs(tables, best_left, sets)
+
+
+def _with_runs(tables: _Tables, left: int, sets: tuple[Meld, ...]) -> Arrangement:
+    """`sets`, and the best runs and deadwood of the cards `left` after them, read from each
+    suit's row of the tables. (A hand with no set reads the rows inline: the hot path.)"""
     rows = tables.rows
-    r0, r1, r2, r3 = rows[0][m0], rows[1][m1], rows[2][m2], rows[3][m3]
+    r0 = rows[0][left & 0x3FFF]
+    r1 = rows[1][left >> 14 & 0x3FFF]
+    r2 = rows[2][left >> 28 & 0x3FFF]
+    r3 = rows[3][left >> 42]
     return _arrangement(
         sets + r0[0] + r1[0] + r2[0] + r3[0],
         r0[1] + r1[1] + r2[1] + r3[1],
