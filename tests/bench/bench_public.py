@@ -118,7 +118,7 @@ def _reachable(port: int) -> bool:
 def _env() -> dict[str, str]:
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.bench.bench_settings",
+        "DJANGO_SETTINGS_MODULE": "tests.bench.public_settings",
         "DATABASE_URL": PG_URL,
         "REDIS_URL": REDIS_URL,
         "DEBUG": "0",

@@ -1,7 +1,8 @@
 """`make bench`: print every speed figure the project tracks. Figures, not pass/fail.
 
-Each bench module in this folder exposes `run() -> list[(name, median_us, target)]`;
-this collects them into one table so a change's effect is easy to compare.
+Each bench module in this folder (`bench_*.py`, a name no helper or settings module may
+take) exposes `run() -> list[(name, median_us, target)]`; this collects them into one
+table so a change's effect is easy to compare.
 """
 
 from __future__ import annotations

@@ -22,14 +22,19 @@ def on_test_database(measure: Callable[[], T]) -> T:
 
     django.setup()
     from django.db import connection
-    from django.test.utils import setup_test_environment
+    from django.test.utils import setup_test_environment, teardown_test_environment
 
+    # Torn down again: `make bench` runs several in-process benches one after another, and
+    # Django refuses a second set-up while one is in place.
     setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
     try:
-        return measure()
+        old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+        try:
+            return measure()
+        finally:
+            connection.creation.destroy_test_db(old_name, verbosity=0)
     finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+        teardown_test_environment()
 
 
 def use_postgres_if_reachable(url: str) -> str:
