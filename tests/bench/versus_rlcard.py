@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import random
 import statistics
 import sys
@@ -44,6 +45,7 @@ from tests.bench.bench_arrangement import _distinct, gin_overlapping, gin_random
 
 HANDS = 1500
 PASSES = 5
+PASS_SECONDS = 0.1
 TIZ_HANDS = 3000
 HOW_TO = (
     "RLCard is not installed in this environment ({python}); it never is in the site's own. "
@@ -83,12 +85,23 @@ def _rlcard_deadwood(melding: Any, utils: Any) -> Callable[[list[Any]], int]:
     return deadwood
 
 
-def _pass_ns(solve: Callable[[Any], object], hands: Sequence[Any]) -> int:
+def _pass_us(solve: Callable[[Any], object], hands: Sequence[Any], rounds: int) -> float:
+    """Microseconds a hand, over `rounds` times through the hands."""
     clock = time.process_time_ns
     start = clock()
-    for hand in hands:
-        solve(hand)
-    return clock() - start
+    for _ in range(rounds):
+        for hand in hands:
+            solve(hand)
+    return (clock() - start) / rounds / len(hands) / 1000
+
+
+def _rounds(solve: Callable[[Any], object], hands: Sequence[Any]) -> int:
+    """How many times through the hands make a pass of at least PASS_SECONDS (as timeit's
+    autorange does): a pass of a few milliseconds, as the engine's 1500 random hands take
+    once, moves by a third with one interruption or the other side's pass leaving the
+    caches cold."""
+    once = _pass_us(solve, hands, 1) * len(hands) / 1e6
+    return max(1, math.ceil(PASS_SECONDS / max(once, 1e-6)))
 
 
 @dataclass(frozen=True)
@@ -124,25 +137,19 @@ def gin_versus(melding: Any, utils: Any) -> list[GinFigure]:
         hands = [[card_of(c.rank, c.suit) for c in h] for h in _distinct(make, HANDS, seed)]
         theirs = [_to_rlcard(utils, h) for h in hands]
         agree = sum(engine(h).deadwood == referee(t) for h, t in zip(hands, theirs, strict=True))
-        ours_ns: list[int] = []
-        theirs_ns: list[int] = []
+        ours_us: list[float] = []
+        theirs_us: list[float] = []
         was_enabled = gc.isenabled()
         gc.disable()
         try:
+            ours_rounds, theirs_rounds = _rounds(engine, hands), _rounds(referee, theirs)
             for _ in range(PASSES):
-                ours_ns.append(_pass_ns(engine, hands))
-                theirs_ns.append(_pass_ns(referee, theirs))
+                ours_us.append(_pass_us(engine, hands, ours_rounds))
+                theirs_us.append(_pass_us(referee, theirs, theirs_rounds))
         finally:
             if was_enabled:
                 gc.enable()
-        out.append(
-            GinFigure(
-                label,
-                agree,
-                [n / HANDS / 1000 for n in ours_ns],
-                [n / HANDS / 1000 for n in theirs_ns],
-            )
-        )
+        out.append(GinFigure(label, agree, ours_us, theirs_us))
     return out
 
 
