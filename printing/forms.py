@@ -3,8 +3,6 @@ the sheet has them) a stage and how many tables a seating page holds."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -50,13 +48,11 @@ class PrintJobForm(forms.Form):
         choices=[(TABLE_SHEETS, _("score sheets")), (RESULT_SHEETS, _("result sheets"))],
     )
     stage = forms.IntegerField(label=_("Stage"), min_value=1, max_value=1000)
-    # A club with Letter paper prints a whole round on it too; unset, the site's PRINT_PAPER.
-    paper = forms.ChoiceField(label=_("Paper"), choices=PAPER_NAMES.items(), required=False)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("initial", {"paper": paper()})
-        kwargs.setdefault("auto_id", "print-%s")
-        super().__init__(*args, **kwargs)
+    # A club with Letter paper prints a whole round on it too; unset, the site's PRINT_PAPER
+    # (also what the box shows chosen: `paper` is called when the form is shown).
+    paper = forms.ChoiceField(
+        label=_("Paper"), choices=PAPER_NAMES.items(), initial=paper, required=False
+    )
 
 
 class SheetReturnedForm(forms.Form):

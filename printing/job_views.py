@@ -42,7 +42,8 @@ def print_job_start(request: HttpRequest, slug: str, event_id: int) -> HttpRespo
     if not form.is_valid():
         messages.error(request, _("Pick what to print."))
         return manage_page(slug, event_id, "print")
-    params = {**form.cleaned_data, "language": get_language()}
+    data = form.cleaned_data
+    params = {"stage": data["stage"], "paper": data["paper"], "language": get_language()}
     try:
         job = print_job_request(
             event=event, kind=form.cleaned_data["kind"], params=params, by=request.user

@@ -21,4 +21,4 @@ def print_batches_of(event: Event) -> PrintBatches:
 @register.simple_tag
 def print_job_form() -> PrintJobForm:
     """`{% print_job_form as form %}`: the print box's paper, preset to the site's."""
-    return PrintJobForm()
+    return PrintJobForm(auto_id="print-%s")
