@@ -44,7 +44,8 @@ run: demo ## Install, migrate, load the demo and serve http://127.0.0.1:8000 (SQ
 test: install ## The whole suite: SQLite, then PostgreSQL + a real Celery worker on Redis, and the browser tests
 	$(PY) tests/run_all.py
 
-lint: install ## ruff check and format check; the import layers; mypy (rules strict)
+lint: install ## No conflict markers; ruff check and format check; the import layers; mypy (rules strict)
+	$(PY) tools/conflict_markers.py
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
