@@ -27,8 +27,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DEBUG = env_bool("DEBUG", True)
 _DEV_KEY = "dev-only-insecure-key-never-use-in-production"
 SECRET_KEY = env_str("SECRET_KEY", _DEV_KEY if DEBUG else None)
-if not DEBUG and SECRET_KEY == _DEV_KEY:
-    raise ImproperlyConfigured("Set SECRET_KEY: the development key must not serve production.")
+if not DEBUG and SECRET_KEY.strip() in {"", _DEV_KEY}:
+    # An empty `SECRET_KEY=` line in .env passed `check` and then answered 500 to everything.
+    raise ImproperlyConfigured("Set SECRET_KEY: production needs a long random key of its own.")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
 
 INSTALLED_APPS = [
@@ -60,6 +61,9 @@ MIDDLEWARE = [
     # First: a load balancer's or Docker's probe is answered before anything checks the host,
     # redirects to HTTPS, opens a session or counts a rate (see core.health).
     "core.health.HealthCheckMiddleware",
+    # Outside every layer that can answer early (a refused host, a NUL byte, a lockout): a
+    # page of the site's own, a 400 included, is never framed by another site.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     # Static files are served by WhiteNoise in development too (from the source folders,
@@ -81,7 +85,6 @@ MIDDLEWARE = [
     # in the club's language (decided before the view, from the shared cache).
     "tournaments.middleware.ClubLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -135,7 +138,11 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_IPWARE_PROXY_COUNT = env_int("AXES_PROXY_COUNT", 0)
+# How many proxies in front set X-Forwarded-For (compose's one: 1). The sign-in throttle and
+# every rate limit read the client's address through them; left at 0 behind a proxy, every
+# visitor counts as the proxy's one address and ten strangers switch a form off for all.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", env_int("AXES_PROXY_COUNT", 0))
+AXES_IPWARE_PROXY_COUNT = RATE_LIMIT_PROXY_COUNT = TRUSTED_PROXY_COUNT
 LOGIN_URL = "login"
 # A reset link works for two hours, and only once: it dies when the password changes.
 PASSWORD_RESET_TIMEOUT = 2 * 3600

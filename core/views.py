@@ -120,3 +120,17 @@ def favicon(request: HttpRequest) -> HttpResponse:
     response = redirect(static("favicon.ico"))
     response["Cache-Control"] = "public, max-age=86400"
     return response
+
+
+# Table links are a table's key (anyone holding one can score), the rest is private or a
+# form: only the public pages are for search engines.
+ROBOTS = (
+    "User-agent: *\nDisallow: /t/\nDisallow: /admin/\nDisallow: /accounts/\nDisallow: /tasks/\n"
+)
+
+
+def robots_txt(request: HttpRequest) -> HttpResponse:
+    """/robots.txt: crawlers keep to the public pages (clubs, events, standings, records)."""
+    response = HttpResponse(ROBOTS, content_type="text/plain; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
