@@ -9,9 +9,12 @@ scores every deal with the new one in place before anything is written.
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError
 
 from core.db import Refusal, locked_write
@@ -111,6 +114,18 @@ def _replayed(deal: Deal | None, request_id: str) -> bool:
     )
 
 
+def _first_save(deal: Deal, request_id: str) -> DealVersion | None:
+    """The version a request already made (a double tap, a retry, the offline queue sent
+    twice), if any."""
+    return DealVersion.objects.filter(deal=deal, request_id=request_id).order_by("pk").first()
+
+
+def _same_entry(stored: Any, sent: dict[str, Any]) -> bool:
+    # The stored entry went through JSON (tuples became lists, keys strings): compare so.
+    encode = functools.partial(json.dumps, sort_keys=True, cls=DjangoJSONEncoder)
+    return bool(encode(stored) == encode(sent))
+
+
 def _version_row(deal: Deal, action: str, by: Actor, request_id: str, **extra: Any) -> DealVersion:
     return DealVersion.objects.create(
         deal=deal,
@@ -178,8 +193,12 @@ def deal_record(
     if deal is None and table.stage.status != StageStatus.CONFIRMED:
         # A closed stage's deals are corrected, never added to.
         raise TableClosed
-    if deal is not None and _replayed(deal, request_id):
-        return deal
+    if deal is not None and (first := _first_save(deal, request_id)) is not None:
+        if _same_entry(first.entry, entry):
+            return deal
+        # The same request with other points is no double tap: kept as it was, it would be
+        # told "saved" and thrown away. Both versions go to the conflict screen.
+        raise StaleDeal(deal, entry)
     current_version = deal.version if deal else 0
     if current_version != expected_version:
         raise StaleDeal(deal, entry)

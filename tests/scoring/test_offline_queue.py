@@ -197,3 +197,33 @@ def test_the_page_and_its_worker_sending_one_queue_at_once_record_it_once():
     deals = list(Deal.objects.filter(table=table).order_by("number"))
     assert [(deal.number, deal.version) for deal in deals] == [(1, 1), (2, 1)]
     assert DealVersion.objects.filter(deal__table=table).count() == 2
+
+
+def test_a_changed_replay_is_a_conflict_with_both_versions_never_saved(client):
+    _event, (table,) = seated_event(variant_id="rutupeli", players=4)
+    alice = seated_client(table, 0)
+    url = reverse("deal_save", args=[table.entry_key, 1])
+    first = alice.post(url, deal_post(request_id="same", hands=("", "AS KD", "7H", "QS")))
+    assert first.status_code == 302
+    changed = alice.post(url, deal_post(request_id="same", hands=("", "AS KD", "7H", "QS KS")))
+    # offline-queue.js promises a conflict for this: the first entry stays, and the phone
+    # sees both versions to choose from.
+    assert changed.status_code == 409
+    deal = Deal.objects.get(table=table)
+    assert deal.version == 1 and deal.entry["players"][3]["cards"] == "QS"
+    assert changed.context["current"].pk == deal.pk
+    assert [points for _seat, points in changed.context["attempted_rows"]] != list(deal.points)
+    assert DealVersion.objects.filter(deal=deal).count() == 1
+
+
+def test_a_changed_replay_of_the_service_raises_stale_and_keeps_the_first():
+    _event, (table,) = seated_event(variant_id="rutupeli", players=4)
+    (number, request_id, entry), _second = QUEUE
+    (deal,) = send(table, [(number, request_id, entry)])
+    other = {**entry, "players": [*entry["players"][:3], {"cards": "QS KS", "buys": 0}]}
+    with pytest.raises(StaleDeal):
+        send(table, [(number, request_id, other)])
+    # The same entry again is still a replay: answered with the first save.
+    assert send(table, [(number, request_id, entry)])[0].pk == deal.pk
+    deal.refresh_from_db()
+    assert deal.version == 1 and deal.entry == entry
