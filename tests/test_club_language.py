@@ -27,6 +27,7 @@ def _pages(language: str) -> dict[str, str]:
     event, (table, *_rest) = seated_event(variant_id="rutupeli", players=4, club=club)
     player = table.seats.select_related("player").first().player
     return {
+        "club": reverse("club_detail", args=[club.slug]),
         "event": event.get_absolute_url(),
         "table": reverse("table_entry", args=[table.entry_key]),
         "screen": reverse("event_screen", args=[club.slug, event.pk]),

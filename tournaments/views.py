@@ -89,9 +89,8 @@ def _event_tables(
 
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club, membership = get_club_for(slug=slug, user=request.user)
-    if not request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) and not request.user.is_authenticated:
-        # A first-time visitor reads the club in the club's own language.
-        translation.activate(club.language)
+    # Its language, as every club page's, is ClubLanguageMiddleware's: the club's for a
+    # first-time visitor whose browser names none of the site's languages.
     can_direct = club_allows(club=club, user=request.user, role=Role.DIRECTOR)
     can_score = club_allows(club=club, user=request.user, role=Role.SCORER)
     event_filter, event_lists = _event_tables(
