@@ -37,7 +37,8 @@ EXPOSE 8000
 # /healthz answers before host checks and the HTTPS redirect (core/health.py); the slim
 # image has no curl, so Python asks.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"]
+  CMD ["python", "-c", "import os, sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:%s/healthz' % (os.environ.get('PORT') or 8000), timeout=4).status != 200)"]
+# The address is clubsite/gunicorn.py's: 0.0.0.0 and $PORT, else 8000.
 # --timeout 120: a big event's standings PDF is made in the request that asks for it first
 # (14-22 s for 1000 players); gunicorn's default 30 s would leave little to spare.
-CMD ["gunicorn", "clubsite.wsgi:application", "--config", "python:clubsite.gunicorn", "--bind", "0.0.0.0:8000", "--workers", "3", "--timeout", "120", "--access-logfile", "-"]
+CMD ["gunicorn", "clubsite.wsgi:application", "--config", "python:clubsite.gunicorn", "--workers", "3", "--timeout", "120", "--access-logfile", "-"]

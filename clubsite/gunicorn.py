@@ -4,9 +4,14 @@ connections from, so a spectator's poll can see how many requests wait behind it
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from core.load import listen_on
+
+# Platforms that run the image by themselves (and some PaaS) say which port to serve on in
+# $PORT; compose and a plain `docker run` leave it unset and get 8000.
+bind = [f"0.0.0.0:{os.environ.get('PORT') or 8000}"]
 
 
 def post_worker_init(worker: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -176,6 +177,8 @@ SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000" if DEBUG else None).rstri
 if not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(f"SITE_URL={SITE_URL!r}: write it as https://host[:port].")
 # The printed sheets' paper: "A4" (portrait) or "Letter".
+# How long a finished print job's file is kept before the daily clean-up deletes it.
+PRINT_FILES_KEEP_DAYS = env_int("PRINT_FILES_KEEP_DAYS", 30)
 PRINT_PAPER = env_str("PRINT_PAPER", "A4")
 if PRINT_PAPER not in ("A4", "Letter"):
     raise ImproperlyConfigured(f"PRINT_PAPER must be A4 or Letter, not {PRINT_PAPER!r}")
@@ -229,6 +232,16 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_STORE_EAGER_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "lappu")
+# What the scheduler (compose's `beat` service: `celery -A clubsite beat`) starts each night;
+# the modules are named here because Celery's autodiscovery reads only `tasks` modules.
+CELERY_IMPORTS = ("core.housekeeping", "printing.housekeeping")
+CELERY_BEAT_SCHEDULE = {
+    "sessions-clear": {"task": "core.sessions_clear", "schedule": crontab(hour=4, minute=10)},
+    "print-files-prune": {
+        "task": "printing.print_files_prune",
+        "schedule": crontab(hour=4, minute=20),
+    },
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_EXPIRES = 24 * 3600

@@ -5,6 +5,7 @@ runs the image's command with every service's health checked before what needs i
 
 from __future__ import annotations
 
+import importlib
 import re
 import tomllib
 from pathlib import Path
@@ -70,6 +71,48 @@ def test_compose_runs_the_images_command_and_checks_every_service():
     # The print jobs' PDFs: made by the worker, handed out by the web process.
     assert "media:/data/media" in services["web"]["volumes"]
     assert services["web"]["volumes"] == services["worker"]["volumes"]
+
+
+def test_compose_puts_a_buffering_tls_proxy_in_front_and_only_it_reaches_gunicorn():
+    services = COMPOSE["services"]
+    # Three half-sent requests froze gunicorn's sync workers when it was published directly.
+    assert "ports" not in services["web"]
+    assert services["web"]["expose"] == ["8000"]
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("caddy:")
+    assert {"80:80", "443:443"} <= set(proxy["ports"])
+    assert "./deploy/Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
+    caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
+    assert "reverse_proxy web:8000" in caddyfile
+    assert re.search(r"^\s*request_buffers \d+MB$", caddyfile, re.MULTILINE)
+    assert re.search(r"^\s*read_header \d+s$", caddyfile, re.MULTILINE)
+    # Behind that one proxy, every limit counts the address it saw.
+    assert services["web"]["environment"]["TRUSTED_PROXY_COUNT"] == 1
+
+
+def test_compose_is_secure_unless_turned_off_and_comes_back_after_a_reboot():
+    env = COMPOSE["services"]["web"]["environment"]
+    assert env["SECURE_SSL_REDIRECT"] == "${SECURE_SSL_REDIRECT:-1}"
+    assert env["SECURE_COOKIES"] == "${SECURE_COOKIES:-1}"
+    assert env["SITE_URL"] == env["CSRF_TRUSTED_ORIGINS"] == "https://${SITE_HOST}"
+    for name, service in COMPOSE["services"].items():
+        expected = "no" if name == "migrate" else "unless-stopped"
+        assert service["restart"] == expected, name
+
+
+def test_compose_runs_the_scheduler_with_the_worker_image():
+    beat = COMPOSE["services"]["beat"]
+    assert beat["command"].split()[:4] == ["celery", "-A", "clubsite", "beat"]
+    assert beat["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+
+
+def test_gunicorn_serves_on_port_or_8000(monkeypatch):
+    assert "--bind" not in DOCKERFILE
+    for port, expected in (("", "0.0.0.0:8000"), ("5001", "0.0.0.0:5001")):
+        monkeypatch.setenv("PORT", port)
+        config = importlib.reload(importlib.import_module("clubsite.gunicorn"))
+        assert config.bind == [expected]
+    assert "os.environ.get('PORT')" in DOCKERFILE  # the image's health check asks it too
 
 
 def _pins(lock: str) -> dict[str, str]:

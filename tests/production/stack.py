@@ -61,15 +61,15 @@ class Stack:
 
 
 def dockerfile_command(port: int) -> list[str]:
-    """The Dockerfile's CMD, bound to 127.0.0.1:`port` instead of the container's 0.0.0.0:8000."""
+    """The Dockerfile's CMD, bound to 127.0.0.1:`port` instead of the container's 0.0.0.0:$PORT."""
     text = (ROOT / "Dockerfile").read_text()
     found = re.search(r"^CMD (\[.*\])\s*$", text, re.MULTILINE)
     assert found, "the Dockerfile has no CMD [...] line"
     command: list[str] = json.loads(found[1])
     assert command[0] == "gunicorn", command
-    bind = command.index("--bind") + 1
-    command[bind] = f"127.0.0.1:{port}"
-    return [str(BIN / "gunicorn"), *command[1:]]
+    # The image binds 0.0.0.0:$PORT (clubsite/gunicorn.py); the lane, loopback only.
+    assert "--bind" not in command, "the address is clubsite/gunicorn.py's, from $PORT"
+    return [str(BIN / "gunicorn"), *command[1:], "--bind", f"127.0.0.1:{port}"]
 
 
 def compose() -> dict:
@@ -84,13 +84,14 @@ def worker_command() -> list[str]:
 
 
 def dockerfile_healthcheck(port: int) -> list[str]:
-    """The Dockerfile's HEALTHCHECK command, asking 127.0.0.1:`port` instead of :8000."""
+    """The Dockerfile's HEALTHCHECK command, asking 127.0.0.1:`port` (its $PORT)."""
     text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
     found = re.search(r"^HEALTHCHECK .*?CMD (\[.*\])\s*$", text, re.MULTILINE)
     assert found, "the Dockerfile has no HEALTHCHECK ... CMD [...]"
     command: list[str] = json.loads(found[1])
     assert command[0] == "python", command
-    return [str(BIN / "python"), *(w.replace(":8000/", f":{port}/") for w in command[1:])]
+    # It asks $PORT, as a platform sets it; the lane's environment carries the port too.
+    return ["env", f"PORT={port}", str(BIN / "python"), *command[1:]]
 
 
 def worker_healthcheck() -> str:
