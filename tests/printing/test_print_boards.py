@@ -81,7 +81,7 @@ TITLES = {
     "gin_romi": "Gin Römi",
     "tizlapos_romi": "Tízlapos Römi",
 }
-DATES = {"fi": "28. marraskuuta 2026", "hu": "2026. november 28.", "en": "Nov. 28, 2026"}
+DATES = {"fi": "28. marraskuuta 2026", "hu": "2026. november 28.", "en": "28 Nov 2026"}
 
 
 def _night(variant: str, *, club=None, published: bool = True):
