@@ -164,8 +164,9 @@ class HistoryTable(BaseTable):
         orderable = False
 
     def render_points(self, value: list[tuple[str, int]]) -> str:
-        # Named, so a director reads whose points they are without counting seats.
-        return ", ".join(f"{name} {points}" for name, points in value)
+        # Named, so a director reads whose points they are without counting seats; the
+        # points never wrap away from their name on a phone.
+        return ", ".join(f"{name}\u00a0{points}" for name, points in value)
 
 
 def history_tables(items: list[Any]) -> list[tuple[Any, HistoryTable]]:

@@ -270,6 +270,7 @@ def test_history_names_each_player_with_their_points(client, variant_id):
     html = client.get(
         reverse("table_history", args=[event.club.slug, event.pk, table.pk])
     ).content.decode()
+    html = html.replace("\xa0", " ")  # a name and its points are kept on one line
     names = [seat.player.name for seat in table.seats.order_by("position")]
     points = DealVersion.objects.get().points
     assert len(points) == len(names)
