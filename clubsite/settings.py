@@ -156,6 +156,9 @@ LANGUAGES = [("en", _("English")), ("fi", _("Finnish")), ("hu", _("Hungarian"))]
 if LANGUAGE_CODE not in dict(LANGUAGES):
     raise ImproperlyConfigured(f"LANGUAGE_CODE={LANGUAGE_CODE!r}: use one of en, fi, hu.")
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates and times the European way (clubsite/formats/en); Finnish and Hungarian
+# keep Django's own, already day-first and 24-hour.
+FORMAT_MODULE_PATH = ["clubsite.formats"]
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Helsinki")
 USE_I18N = True
 USE_TZ = True

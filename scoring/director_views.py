@@ -20,7 +20,7 @@ from scoring.devices import device_of
 from scoring.forms import SeatForm, VoidForm
 from scoring.history import table_history_lines
 from scoring.models import Deal, SeatClaim
-from scoring.selectors import event_sheets, table_names, table_sheet
+from scoring.selectors import earlier_stage_tables, event_sheets, table_names, table_sheet
 from scoring.services import TableClosed, deal_void, seat_pin_unlock, seat_release
 from scoring.tables import history_tables
 from tournaments.models import Role
@@ -32,7 +32,12 @@ def event_tables(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     """Every table's entry link and QR code, for the club's scorers: a scorer opens any
     table's page and enters as the table does (picking a seat like a phone there)."""
     event = event_for(slug=slug, event_id=event_id, user=request.user, role=Role.SCORER)
-    context = {"event": event, "club": event.club, "sheets": event_sheets(event=event)}
+    context = {
+        "event": event,
+        "club": event.club,
+        "sheets": event_sheets(event=event),
+        "earlier": earlier_stage_tables(event=event),
+    }
     return render(request, "scoring/event_tables.html", context)
 
 

@@ -54,6 +54,8 @@ class HistoryLine:
     version: DealVersion
     changes: list[tuple[str, str, str]]
     seat_name: str
+    # Each seat's player with the points this version gives them, in seat order.
+    points: list[tuple[str, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -85,6 +87,10 @@ def table_history_lines(*, table: Table, names: list[str]) -> list[DealHistory]:
                 )
             seat = version.by_seat
             seat_name = names[seat] if seat is not None and seat < len(names) else ""
-            item.lines.append(HistoryLine(version, changes, seat_name))
+            points = [
+                (names[seat] if seat < len(names) else str(seat + 1), value)
+                for seat, value in enumerate(version.points or [])
+            ]
+            item.lines.append(HistoryLine(version, changes, seat_name, points))
         history.append(item)
     return history

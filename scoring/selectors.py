@@ -14,7 +14,7 @@ from django.db.models import Prefetch
 from rules import RuleViolation, TableStanding
 from scoring.judge import Rows, TableProblem, deal_scores, ravaytys_counts, standing_and_problem
 from scoring.models import Deal, DealAction, DealVersion, SeatClaim
-from tournaments.models import Event, Seat, Stage, Table, TieBreak
+from tournaments.models import Event, Seat, Stage, StageStatus, Table, TieBreak
 from tournaments.selectors import stage_in_play
 from tournaments.tiebreaks import (
     TOTAL,
@@ -536,3 +536,22 @@ def table_by_key(*, key: str) -> Table | None:
     """The table whose link is or was `key`, whatever its stage and event (a link that no
     longer takes scores says why)."""
     return Table.everything.select_related("stage__event__club").filter(entry_key=key).first()
+
+
+def earlier_stage_tables(*, event: Event) -> list[tuple[Stage, list[Table]]]:
+    """The tables of each seated or finished stage before the one in play, by stage: their
+    result sheets stay reachable once the next round is drawn."""
+    current = stage_in_play(event=event)
+    tables = (
+        Table.objects.filter(
+            stage__event=event, stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED]
+        )
+        .exclude(stage=current)
+        .select_related("stage")
+        .order_by("stage__number", "number")
+    )
+    stages: dict[int, tuple[Stage, list[Table]]] = {}
+    for table in tables:
+        table.stage.event = event  # its label says the event's word (round, stage)
+        stages.setdefault(table.stage_id, (table.stage, []))[1].append(table)
+    return list(stages.values())

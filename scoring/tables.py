@@ -153,7 +153,7 @@ class HistoryTable(BaseTable):
     who = tables.TemplateColumn(
         template_name="tables/cells/history_who.html", verbose_name=_("By"), orderable=False
     )
-    points = tables.Column(verbose_name=_("Points"), accessor="version__points", orderable=False)
+    points = tables.Column(verbose_name=_("Points"), accessor="points", orderable=False)
     changes = tables.TemplateColumn(
         template_name="tables/cells/history_changes.html",
         verbose_name=_("What changed"),
@@ -163,8 +163,10 @@ class HistoryTable(BaseTable):
     class Meta(BaseTable.Meta):
         orderable = False
 
-    def render_points(self, value: list[int]) -> str:
-        return ", ".join(str(points) for points in value)
+    def render_points(self, value: list[tuple[str, int]]) -> str:
+        # Named, so a director reads whose points they are without counting seats; the
+        # points never wrap away from their name on a phone.
+        return ", ".join(f"{name}\u00a0{points}" for name, points in value)
 
 
 def history_tables(items: list[Any]) -> list[tuple[Any, HistoryTable]]:

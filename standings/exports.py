@@ -45,11 +45,11 @@ def table_totals_export(
     only = event.club.public_confirmed_only
     matrix = sheet_points_matrix(sheet=table_sheet(table=table, confirmed_only=only))
     sheet = totals_table(matrix, export=True)
-    title = f"{_('Table')} {table.number}"
+    # The table's own name ("Table 3", "3. asztal"), as its pages call it.
     return export_response(
         sheet,
         export_format=export_format,
-        name=export_name(event.name, _("Table"), table.number),
-        title=title,
+        name=export_name(event.name, table.label),
+        title=table.label,
         separator=csv_separator(request),
     )

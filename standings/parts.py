@@ -32,6 +32,7 @@ from scoring.public_cache import (
     stamp_keys,
 )
 from scoring.selectors import event_sheets
+from standings.selectors import public_stages
 from standings.standings import event_standings
 from tournaments.models import Event
 from tournaments.permissions import public_event
@@ -116,7 +117,10 @@ def page_viewer(request: HttpRequest) -> str:
 
 
 def render_live(request: HttpRequest, event: Event) -> str:
-    return render_to_string("standings/_event_live.html", live_context(event), request)
+    # Every round's own page and seating, not only the newest's (the big screen needs none).
+    stages = [] if event.spec.one_stage else public_stages(event=event)
+    context = {**live_context(event), "stages": stages}
+    return render_to_string("standings/_event_live.html", context, request)
 
 
 def live_context(event: Event) -> dict[str, Any]:

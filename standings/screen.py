@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 from core.load import shed_when_busy
 from core.places import place_text
 from standings.parts import live_context, public_part
+from standings.standings import BY_MATCH_WINS, BY_TOTAL
 from tournaments.models import Event
 
 
@@ -27,6 +28,8 @@ class ScreenRow:
     total: int
     unconfirmed: bool
     champion: bool = False
+    # Match wins where the format ranks by them first (head-to-head), else None.
+    wins: int | None = None
 
 
 @dataclass(frozen=True)
@@ -65,9 +68,18 @@ def screen_context(event: Event) -> dict[str, Any]:
     its champion) and the tables of the stage in play still playing."""
     live = live_context(event)
     standings = live["standings"]
+    # A figure ranked by before the total is shown, or a lower total would stand above a
+    # higher one with nothing to say why.
+    show_wins = standings.ranked_by == BY_MATCH_WINS
     rows = [
         ScreenRow(
-            place_text(r.place, r.shared), r.player, r.table, r.total, r.unconfirmed, r.champion
+            place_text(r.place, r.shared),
+            r.player,
+            r.table,
+            r.total,
+            r.unconfirmed,
+            r.champion,
+            r.wins if show_wins else None,
         )
         for r in standings.rows
     ]
@@ -83,4 +95,7 @@ def screen_context(event: Event) -> dict[str, Any]:
         "drawn": bool(live["sheets"]) or bool(rows),
         "champion": standings.champion,
         "pending": standings.pending,
+        "show_wins": show_wins,
+        # What orders the rows, where it is more than the totals seen (wins, averages...).
+        "caption": standings.caption if standings.ranked_by != BY_TOTAL else "",
     }

@@ -308,6 +308,36 @@ if (form && folds.length > 1) {
   }));
 }
 
+// A deal saved on another phone meanwhile waits for confirmation (the table's poll brings
+// it): the server offers no new deal's form while one waits, so neither does this page, or
+// the confirming phone would show an empty form under its Confirm button. A form something
+// was typed into stays (the server answers what it sends); once the waiting deal is
+// confirmed the page is asked again for the next deal's form.
+function holdBackWhileWaiting() {
+  const entry = document.querySelector("form.entry[data-queue=deal]");
+  if (!entry || entry.elements.expected_version.value !== "0" || entry.dataset.typed) return;
+  const waiting = Boolean(document.querySelector("#table-live [data-waiting]"));
+  const heading = document.getElementById("deal-heading");
+  if (waiting) {
+    entry.hidden = true;
+    if (heading) heading.hidden = true;
+    entry.dataset.heldBack = "1";
+  } else if (entry.dataset.heldBack) {
+    location.reload();
+  }
+}
+document.addEventListener("input", (event) => {
+  const entry = event.target.closest("form.entry");
+  if (entry) entry.dataset.typed = "1";
+});
+document.addEventListener("reset", (event) => {
+  if (event.target.matches("form.entry")) delete event.target.dataset.typed;
+});
+document.addEventListener("htmx:afterSettle", (event) => {
+  const target = event.detail && event.detail.target;
+  if (target && target.id === "table-live") holdBackWhileWaiting();
+});
+
 document.addEventListener("click", (event) => {
   const button = event.target.closest("button");
   if (!button) return;

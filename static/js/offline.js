@@ -110,6 +110,29 @@ function render() {
   note.hidden = !note.textContent;
   bar.querySelector(".send-now").hidden = !open.some((item) => item.state === "waiting") || failedAt >= 0;
   hideQueuedConfirmations();
+  noteUnsent();
+}
+
+// The totals come from the server, so a deal still on this phone is in none of them: the
+// totals say so, or the table reads a sum that leaves out what it just entered.
+function noteUnsent() {
+  const live = document.getElementById("table-live");
+  if (!live) return;
+  const count = items.filter((item) => item.kind === "deal").length;
+  let line = live.querySelector(".unsent-note");
+  if (!count) {
+    if (line) line.remove();
+    return;
+  }
+  if (!line) {
+    line = document.createElement("p");
+    line.className = "unsent-note pending";
+    line.setAttribute("role", "status");
+    const totals = live.querySelector("table.totals");
+    if (totals) totals.after(line);
+    else live.prepend(line);
+  }
+  line.textContent = say("unsent", { count });
 }
 
 // A confirmation already queued is not offered again.
@@ -273,7 +296,10 @@ document.addEventListener("input", (event) => {
 });
 
 // Any answer from the server (the table's poll every few seconds) means the network is back.
-document.addEventListener("htmx:afterSettle", hideQueuedConfirmations);
+document.addEventListener("htmx:afterSettle", () => {
+  hideQueuedConfirmations();
+  noteUnsent();
+});
 document.addEventListener("htmx:afterRequest", (event) => {
   const xhr = event.detail && event.detail.xhr;
   if (!xhr || !xhr.status) return;

@@ -12,7 +12,8 @@
     // Every item shown, how many fit above the list's bottom edge (rows or a grid of tiles).
     const items = Array.from(list.children);
     items.forEach((item) => { item.hidden = false; });
-    const bottom = list.getBoundingClientRect().bottom;
+    // The window's edge too: a list the layout lets run past it would count cut rows.
+    const bottom = Math.min(list.getBoundingClientRect().bottom, window.innerHeight);
     let fits = 0;
     for (const item of items) {
       if (item.getBoundingClientRect().bottom > bottom + 1) break;
@@ -21,23 +22,32 @@
     return Math.max(1, fits);
   }
 
-  function layout(list) {
-    const items = Array.from(list.children);
-    const size = pageSize(list);
-    const pages = Math.max(1, Math.ceil(items.length / size));
-    const page = (shown[list.id] || 0) % pages;
-    shown[list.id] = page;
-    items.forEach((item, index) => {
-      item.hidden = index < page * size || index >= (page + 1) * size;
-    });
-    list.dataset.page = String(page + 1);
-    list.dataset.pages = String(pages);
+  function label(list, page, pages) {
     const label = document.querySelector(`[data-page-of="${list.id}"]`);
     if (label) {
       label.textContent = pages > 1
         ? label.dataset.text.replace("{page}", String(page + 1)).replace("{pages}", String(pages))
         : "";
     }
+  }
+
+  function layout(list) {
+    const items = Array.from(list.children);
+    let size = pageSize(list);
+    let pages = Math.max(1, Math.ceil(items.length / size));
+    const page = (shown[list.id] || 0) % pages;
+    // The "Page 1 of 2" label can take room from the list: measured again with it shown, so
+    // the last row of a page is never cut and shown again on the next.
+    label(list, page, pages);
+    size = pageSize(list);
+    pages = Math.max(1, Math.ceil(items.length / size));
+    shown[list.id] = page % pages;
+    items.forEach((item, index) => {
+      item.hidden = index < shown[list.id] * size || index >= (shown[list.id] + 1) * size;
+    });
+    list.dataset.page = String(shown[list.id] + 1);
+    list.dataset.pages = String(pages);
+    label(list, shown[list.id], pages);
   }
 
   function layoutAll() {
@@ -57,6 +67,7 @@
       clock.textContent = new Date().toLocaleTimeString(document.documentElement.lang || [], {
         hour: "2-digit",
         minute: "2-digit",
+        hourCycle: "h23", // 15:14 in every language, as the site's own times read
       });
     }
   }

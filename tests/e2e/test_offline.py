@@ -232,3 +232,15 @@ def test_a_confirmation_made_offline_waits_and_lands_once(live_server, keeping_p
     deal = Deal.objects.get(table=table)
     assert deal.is_confirmed
     assert DealVersion.objects.filter(deal=deal, action=DealAction.CONFIRM).count() == 1
+
+
+def test_the_totals_say_which_deals_they_leave_out_while_some_wait(live_server, keeping_phone):
+    _table, _url, page = _deal_one_queued(live_server, keeping_phone)
+    totals = page.locator("#table-live")
+    expect(totals).to_contain_text("These totals leave out deals waiting to be sent: 1.")
+    _enter(page, 2)
+    expect(totals).to_contain_text("These totals leave out deals waiting to be sent: 2.")
+    shoot(page, "offline-totals-leave-out")
+    keeping_phone.context.set_offline(False)
+    expect(page.locator(".messages")).to_contain_text("Deal 2 saved", timeout=20_000)
+    expect(page.locator("#table-live")).not_to_contain_text("leave out deals")

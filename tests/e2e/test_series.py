@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import datetime
 
+import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import director_event, shoot, sign_in
+from tests.e2e.conftest import director_event, director_of, shoot, sign_in
 from tests.formats.test_series import play_out
+from tests.standings.test_one_standings_every_output import series_in_round_two
 from tournaments.models import Event, EventFormat, StageStatus
-from tournaments.services import stage_confirm, stage_draw
+from tournaments.services import event_publish, stage_confirm, stage_draw
 
 NAMES = [
     "Aino", "Eero", "Helmi", "Jussi", "Kaisa", "Mikko", "Noora", "Olli",
@@ -83,3 +85,23 @@ def test_the_director_draws_round_two_without_repeats_and_the_public_sees_the_ro
         box = total.bounding_box()
         assert box is not None and box["x"] + box["width"] <= 390
     shoot(phone, "series-public-standings")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_every_rounds_links_fit_the_public_and_tables_pages(live_server, browser, width):
+    event = series_in_round_two()
+    event_publish(event=event, published=True)
+    director_of(event.club)
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="en-GB")
+    page = context.new_page()
+    page.goto(f"{live_server.url}{event.get_absolute_url()}")
+    rounds = page.locator("ul.rounds")
+    expect(rounds.get_by_role("link", name="Round 1")).to_be_visible()
+    expect(rounds.get_by_role("link", name="Round 2")).to_be_visible()
+    shoot(page, f"public-page-every-round-{width}")
+    sign_in(page, live_server.url, "dora", "dora")
+    page.goto(f"{live_server.url}/clubs/{event.club.slug}/events/{event.pk}/tables/")
+    expect(page.locator("#earlier-results")).to_be_visible()
+    shoot(page, f"tables-page-earlier-rounds-{width}")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    context.close()

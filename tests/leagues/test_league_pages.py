@@ -151,9 +151,9 @@ def test_the_csv_and_xlsx_downloads_hold_every_row(three, client):
         "Events",
         "Counted",
         "Decided by",
-        "09/02/2026 Night 1",
-        "09/03/2026 Night 2",
-        "09/04/2026 Night 3",
+        "2 Sep 2026 Night 1",
+        "3 Sep 2026 Night 2",
+        "4 Sep 2026 Night 3",
     ]
     # Aino: 10, [5] dropped, 10: 20 points from 2 of 3 events; Daniel unranked, no place.
     assert rows[1:] == [

@@ -81,7 +81,7 @@ TITLES = {
     "gin_romi": "Gin Römi",
     "tizlapos_romi": "Tízlapos Römi",
 }
-DATES = {"fi": "28. marraskuuta 2026", "hu": "2026. november 28.", "en": "Nov. 28, 2026"}
+DATES = {"fi": "28. marraskuuta 2026", "hu": "2026. november 28.", "en": "28 Nov 2026"}
 
 
 def _night(variant: str, *, club=None, published: bool = True):
@@ -243,13 +243,13 @@ def test_the_seating_list_says_who_sits_where_a_section_a_page(variant, language
     # One page per hall section (here a table each), then the list by name.
     assert len(pages) == len(tables) + 1
     with override(language):
-        table_word, deals_first = gettext("Table"), "♠ " + gettext("deals first")
+        table_label, deals_first = gettext("Table %(number)s"), "♠ " + gettext("deals first")
     # The ♠ beside the first dealer's name, the words in the page's key.
     everyone = []
     for table, page in zip(tables, pages, strict=False):
         lines = page.splitlines()
         seats = list(table.seats.select_related("player").order_by("position"))
-        at = lines.index(f"{table_word} {table.number}")
+        at = lines.index(table_label % {"number": table.number})  # "Table 1", "1. asztal"
         shown = [line for line in lines[at + 1 :] if line[:1].isdigit()]
         # Every seat in seat order, the first dealer marked beside their name.
         assert shown == [

@@ -118,8 +118,8 @@ def test_the_page_shows_the_published_events_and_the_statistics(aino_s_evenings,
     # Newest first; the event's name, and under it its date and game. No private night.
     assert [row[0].split("\n")[0] for row in rows] == [rutupeli.name, ravaytys.name]
     assert [row[0].split("\n")[-1] for row in rows] == [
-        "Nov. 21, 2026 · Rutupeli",
-        "Nov. 7, 2026 · Räväytys",
+        "21 Nov 2026 · Rutupeli",
+        "7 Nov 2026 · Räväytys",
     ]
     assert rows[1][2] == "1/4" and rows[1][4:] == ["4", "3", "2"]
     assert rows[0][6] == ""  # the Rutupeli night records none

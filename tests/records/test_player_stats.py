@@ -313,7 +313,7 @@ def test_the_page_shows_the_championships(client):
     html = client.get(reverse("player_record", args=[champion.club.slug, champion.pk])).content
     html = html.decode()
     assert table_rows(html, "Championships") == [
-        [f"{event.name}\nDec. 5, 2026", "stage 2 of 2 Champion"]
+        [f"{event.name}\n5 Dec 2026", "stage 2 of 2 Champion"]
     ]
     assert 'data-stat="titles">1<' in html
 

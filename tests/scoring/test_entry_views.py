@@ -7,6 +7,7 @@ from django.urls import reverse
 from scoring.models import Deal, DealVersion
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import seated_event
+from tests.scoring.test_entry_forms import GOOD, _table
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db
@@ -256,3 +257,21 @@ def test_words_inside_engine_messages_are_translated_too():
         finnish = violation_text(info.value)
     assert "1 run + 1 set" not in finnish
     assert "värisuora" in finnish
+
+
+@pytest.mark.parametrize("variant_id", sorted(GOOD))
+def test_history_names_each_player_with_their_points(client, variant_id):
+    table = _table(variant_id)
+    phone = seated_client(table, 0)
+    data = {"number": 1, "request_id": "h1", "expected_version": 0, **GOOD[variant_id]}
+    assert phone.post(reverse("deal_save", args=[table.entry_key, 1]), data).status_code == 302
+    event = table.stage.event
+    client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
+    html = client.get(
+        reverse("table_history", args=[event.club.slug, event.pk, table.pk])
+    ).content.decode()
+    html = html.replace("\xa0", " ")  # a name and its points are kept on one line
+    names = [seat.player.name for seat in table.seats.order_by("position")]
+    points = DealVersion.objects.get().points
+    assert len(points) == len(names)
+    assert ", ".join(f"{name} {value}" for name, value in zip(names, points, strict=True)) in html

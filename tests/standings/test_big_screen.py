@@ -9,9 +9,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from standings.standings import event_standings
 from tests.factories import ClubFactory, MembershipFactory
+from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of, play
 from tests.scoring.conftest import seated_event
-from tournaments.models import Role
+from tournaments.models import EventFormat, Role
 from tournaments.services import event_create, event_publish
 
 pytestmark = pytest.mark.django_db
@@ -110,3 +112,21 @@ def test_the_public_page_links_to_the_screen(client, big_event):
     event, _tables = big_event
     html = client.get(event.get_absolute_url()).content.decode()
     assert f'href="{screen_urls(event)[0]}"' in html
+
+
+def test_a_head_to_head_screen_shows_the_wins_it_ranks_by_and_says_so(client):
+    event = h2h_event(players=8, format=EventFormat.SWISS, rounds=3)
+    for number in (1, 2):
+        stage = pair_and_confirm(event, seed=number)
+        for table, pair in zip(stage.tables.order_by("number"), pairs_of(stage), strict=True):
+            play(table, min(pair) if number == 1 else max(pair))
+    event_publish(event=event, published=True)
+    standings = event_standings(event=event)
+    html = client.get(screen_urls(event)[1]).content.decode()
+    shown = re.findall(
+        r'<span class="name">([^<]+)</span>.*?<span class="wins">(\d+)</span>', html, re.S
+    )
+    assert shown == [(row.player, str(row.wins)) for row in standings.rows]
+    # Wins differ down the list, so a lower points figure above a higher one needs the reason.
+    assert len({row.wins for row in standings.rows}) > 1
+    assert standings.caption in html

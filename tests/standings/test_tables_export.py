@@ -303,8 +303,8 @@ def test_downloads_speak_the_readers_language(client, night):
     assert filename(response) == "rutupeli-night-sijoitukset.csv"
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "hu"
     title, (header, *_rows) = read_xlsx(totals_export(client, tables[0], "xlsx"))
-    assert title == "Asztal 1" and header[:3] == ("#", "Játékos", "Összesen")
-    assert filename(totals_export(client, tables[0], "csv")) == "rutupeli-night-asztal-1.csv"
+    assert title == "1. asztal" and header[:3] == ("#", "Játékos", "Összesen")
+    assert filename(totals_export(client, tables[0], "csv")) == "rutupeli-night-1-asztal.csv"
 
 
 def test_a_tables_totals_download_has_a_column_per_deal(client, night):
