@@ -45,12 +45,35 @@ def violation_text(error: RuleViolation, names: Sequence[str] | None = None) -> 
     template = _catalogue(error.template)
     named = _named(template, params, names)
     if named is not None:
-        return named
+        return hungarian_articles(named)
     try:
-        return template % params
+        return hungarian_articles(template % params)
     except (KeyError, TypeError, ValueError):
         # A translation with a broken placeholder must not turn a player's typo into a crash.
         return error.message
+
+
+# Hungarian's article before a number depends on how the number is read: "az 1." (első),
+# "az 5." (ötödik), "a 2." (második). A translation cannot know the number, so it writes
+# "a(z)"; the number is known here, and the reader gets the one right article.
+_ARTICLE = re.compile(r"\b([Aa])\(z\) (\d+)")
+
+
+def _vowel_reading(number: str) -> bool:
+    """Whether a number read aloud in Hungarian starts with a vowel: egy (1), öt (5, 50,
+    500...), ezer (1000-1999), egymillió..."""
+    value = int(number)
+    return value == 1 or number.startswith("5") or 1000 <= value < 2000 or number == "1000000"
+
+
+def hungarian_articles(text: str) -> str:
+    """Every "a(z) N" of a Hungarian message with the article its number takes."""
+    return _ARTICLE.sub(
+        lambda match: (
+            match.group(1) + ("z " if _vowel_reading(match.group(2)) else " ") + match.group(2)
+        ),
+        text,
+    )
 
 
 def _catalogue(template: str) -> str:

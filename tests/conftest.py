@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
+from django.utils import translation
 
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments.models import Role
@@ -18,6 +20,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(
                 pytest.mark.skip(reason="needs PostgreSQL: run with DATABASE_URL (make test does)")
             )
+
+
+@pytest.fixture(autouse=True)
+def _language_of_its_own() -> Iterator[None]:
+    """Each test starts in the site's default language: a request through the test client
+    leaves its language active in the thread (LocaleMiddleware activates, nothing resets),
+    and a later test would read another test's Finnish or Hungarian."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import trans_real
 
-from core.i18n import violation_text
+from core.i18n import hungarian_articles, violation_text
 from rules import RuleViolation
 from rules.i18n import Plural, ngettext
 from scoring.models import Deal
@@ -228,3 +228,24 @@ def test_cards_typed_for_the_player_who_went_out_are_refused_not_dropped(client)
     save = client.post(reverse("deal_save", args=[table.entry_key, 1]), post)
     assert save.status_code == 422
     assert not Deal.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("seat", "start"), [(1, "Az 1."), (2, "A 2."), (3, "A 3."), (5, "Az 5."), (6, "A 6.")]
+)
+def test_a_hungarian_seat_without_a_name_takes_its_numbers_article(seat, start):
+    error = RuleViolation("Seat %(seat)d went out, so it has no cards left.", code="t", seat=seat)
+    with translation.override("hu"):
+        assert violation_text(error).startswith(f"{start} játékosnak elfogytak a lapjai")
+
+
+def test_no_hungarian_engine_message_shows_the_article_placeholder():
+    # "A(z) 3." is how a translation writes an article it cannot choose; no reader sees it.
+    with translation.override("hu"):
+        for msgid in _seat_msgids():
+            for seat in range(1, 7):
+                text = violation_text(_sample(msgid, seat=seat))
+                assert "(z)" not in text, text
+    assert hungarian_articles("a(z) 10. játszmában, a(z) 50. helyen, A(z) 1000.") == (
+        "a 10. játszmában, az 50. helyen, Az 1000."
+    )
