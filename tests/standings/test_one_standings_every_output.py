@@ -18,11 +18,13 @@ from pypdf import PdfReader
 from formats.championship import championship_stage_close, tie_break_record
 from formats.series import series_round_draw
 from printing.boards import bracket_file, standings_file
+from printing.sheets import table_sheet_file
 from records.selectors import player_record
 from scoring.selectors import stage_sheets
 from standings.standings import event_standings
 from tests.formats.test_championship import (
     championship,
+    entry,
     seated,
     tied_scheme,
     winner_scheme,
@@ -35,6 +37,7 @@ from tests.formats.test_headtohead import play as play_match
 from tests.formats.test_series import play_out, series_event
 from tests.scoring.conftest import seated_event
 from tests.standings.test_tables_export import play as play_night
+from tournaments.event_settings import event_tie_breaks_set
 from tournaments.models import EventFormat, EventStatus, Player, StageStatus
 from tournaments.services import event_publish, stage_confirm
 
@@ -262,3 +265,43 @@ def test_a_record_credits_a_settled_tie_as_the_director_recorded_it():
     assert firsts == {a: 0, b: 1}
     (sheet,) = [s for s in stage_sheets(stage=stage) if s.table.pk == tables[0].pk]
     assert [sheet.seats[p.position].player_id for p in sheet.order][:2] == [b, a]
+
+
+def deals_won_against_last_deal(seats: int = 3) -> list[dict]:
+    """Seats 0 and 1 level on the total (85): seat 0 won more deals (4 to 2), seat 1 took
+    fewer points in the last deal (5 to 25). The engine's own tie order (last deal first)
+    crowns seat 1; an event that puts deals won first crowns seat 0."""
+    deals = []
+    for number in range(7):
+        points = [50] * seats
+        if number < 4:
+            out, points[1] = 0, 20
+        elif number < 6:
+            out, points[0] = 1, 30
+        else:
+            out, points[0], points[1] = 2, 25, 5
+        points[out] = 0
+        deals.append(entry(out, points))
+    return deals
+
+
+def test_the_printed_result_sheet_names_the_winner_every_other_output_names():
+    _event, stage, director = championship(9)
+    event = event_tie_breaks_set(event=stage.event, order=["total", "deals_won", "last_deal"])
+    tables = list(stage.tables.order_by("number"))
+    play_championship(tables[0], deals_won_against_last_deal())
+    for table in tables[1:]:
+        play_championship(table, winner_scheme(3, winner=2))
+    (sheet,) = [s for s in stage_sheets(stage=stage) if s.table.pk == tables[0].pk]
+    won_more = sheet.seats[0]
+    assert sheet.winner == won_more
+    standings = event_standings(event=event, stage=stage)
+    assert next(r.player for r in standings.rows if r.table == 1 and r.table_place == 1) == (
+        won_more.player.name
+    )
+    printed = table_sheet_file(table=tables[0], filled=True, language="en").content
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(printed)).pages)
+    assert f"Winner: {won_more.player.name}" in text
+    championship_stage_close(stage=stage, by=director, seed=5)
+    stage.refresh_from_db()
+    assert won_more.player_id in {row["player"] for row in stage.outcome["advancers"]}
