@@ -70,7 +70,7 @@ from tournaments.models import TieBreak as TieBreakRow
 from tournaments.permissions import club_allows
 from tournaments.selectors import stage_bounds, stage_is_frozen
 from tournaments.services import stage_tables_create
-from tournaments.tiebreaks import TieBreakName, tie_break_short_label
+from tournaments.tiebreaks import TieBreakName, names_a_tie_break, tie_break_short_label
 
 Key = tuple[float, ...]
 
@@ -542,7 +542,7 @@ class BracketSeat:
         """What set a level total apart, as the standings' "Decided by" cell says it ("last
         deal"); blank where the total did, or the director's recorded method already says
         how (`tie_break_label`: "card draw")."""
-        if self.decided_by in (None, TieBreakName.TOTAL.value):
+        if not names_a_tie_break(self.decided_by):
             return ""
         if self.tie_break and self.decided_by == TieBreakName.DIRECTOR:
             return ""

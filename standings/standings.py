@@ -29,10 +29,10 @@ from formats.series import SeriesStandings, series_standings
 from rules.games import game_spec
 from scoring.selectors import TableSheet, stage_sheets, stages_sheets
 from standings.selectors import RankingRow, event_ranking
-from tournaments.advancement import StagePlacing, championship_ranking
+from tournaments.advancement import RankedPlayer, StagePlacing, championship_ranking
 from tournaments.models import Event, EventStatus, Stage, StageStatus, TieBreak
 from tournaments.selectors import stage_in_play
-from tournaments.tiebreaks import TOTAL
+from tournaments.tiebreaks import STAGE, TABLE_PLACE, TOTAL, TieBreakName, names_a_tie_break
 
 # What a standings ranks by (`Standings.ranked_by`), and the caption that says so.
 BY_TOTAL, BY_AVERAGE, BY_SAME_DEALS = "total", "average", "same_deals"
@@ -77,7 +77,7 @@ class Standings:
     @property
     def decided(self) -> bool:
         """Whether any row's place was set by a tie-break (the column is shown then)."""
-        return any(row.decided_by not in (None, TOTAL) for row in self.rows)
+        return any(names_a_tie_break(row.decided_by) for row in self.rows)
 
     @property
     def columns(self) -> frozenset[str]:
@@ -291,12 +291,22 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
             champion = closed.champion if closed.over else None
         else:
             rankings.append(_placings(stage_rows))
+    # How each player's place at their table was set apart from the seat above there.
+    at_table: dict[tuple[int, int], str | None] = {}
+    for stage in stages:
+        for sheet in sheets[stage.pk]:
+            player_at = {seat.position: seat.player_id for seat in sheet.seats}
+            for seat in sheet.order:
+                at_table[(stage.number, player_at[seat.position])] = seat.decided_by
     club = event.club.slug
     rows = []
     champion_row = None
+    above: RankedPlayer[int] | None = None
     for ranked in championship_ranking(rankings, champion):
         number = stages[ranked.stage - 1].number
         played = live.get((number, ranked.player))
+        decided_by = _final_decided_by(ranked, above, at_table.get((number, ranked.player)))
+        above = ranked
         row = RankingRow(
             place=ranked.place,
             shared=ranked.shared,
@@ -313,7 +323,7 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
             units=played.units if played else None,
             stage=number,
             champion=ranked.champion,
-            decided_by=played.decided_by if played and not ranked.shared else None,
+            decided_by=decided_by,
             tie_break=settled.get((number, ranked.player)),
         )
         rows.append(row)
@@ -328,6 +338,26 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
         sheets=in_play,
         champion=champion_row,
     )
+
+
+def _final_decided_by(
+    ranked: RankedPlayer[int], above: RankedPlayer[int] | None, at_table: str | None
+) -> str | None:
+    """What set a row of a championship's ranking apart from the row `above`, by what the
+    ranking compares (`championship_ranking`): the stage reached, then the stage's ranking
+    (the place at one's table, the total, the director's stage tie-break). Of two players
+    of one table, what set their places apart there (`at_table`). None for the first row
+    and a shared place, as in every ranking."""
+    if above is None or ranked.shared:
+        return None
+    if ranked.stage != above.stage:
+        return STAGE
+    here, there = ranked.placing, above.placing
+    if here.place != there.place:
+        return (at_table or TOTAL) if here.table == there.table else TABLE_PLACE
+    if here.key != there.key:
+        return TOTAL
+    return TieBreakName.DIRECTOR.value
 
 
 def _placings(rows: list[RankingRow]) -> list[list[StagePlacing[int]]]:

@@ -33,7 +33,7 @@ from standings.standings import (
     OPTIONAL_COLUMNS,
     Standings,
 )
-from tournaments.tiebreaks import TOTAL, tie_break_label, tie_break_short_label
+from tournaments.tiebreaks import names_a_tie_break, tie_break_label, tie_break_short_label
 
 # The columns only some formats' standings fill.
 FORMAT_COLUMNS = ("stage", "rounds", "matches", "wins", "byes", "points", "units")
@@ -160,7 +160,7 @@ class RankingTable(BaseTable):
             self.columns["after_total"].column.verbose_name = ngettext(
                 "After %(count)d deal", "After %(count)d deals", first.after_deals
             ) % {"count": first.after_deals}
-        if not any(row.decided_by not in (None, TOTAL) for row in data):
+        if not any(names_a_tie_break(row.decided_by) for row in data):
             self.columns.hide("decided_by")
 
     def render_place(self, record: RankingRow) -> str:
@@ -186,7 +186,7 @@ class RankingTable(BaseTable):
         return record.total
 
     def render_decided_by(self, value: str) -> str:
-        if value == TOTAL:
+        if not names_a_tie_break(value):
             return ""
         return format_html(
             '<span class="decided" title="{}">{}</span>',
@@ -195,7 +195,7 @@ class RankingTable(BaseTable):
         )
 
     def value_decided_by(self, record: RankingRow) -> str:
-        if record.decided_by in (None, TOTAL):
+        if not names_a_tie_break(record.decided_by):
             return ""
         return gettext(tie_break_short_label(record.decided_by))
 

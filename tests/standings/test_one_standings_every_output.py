@@ -305,3 +305,55 @@ def test_the_printed_result_sheet_names_the_winner_every_other_output_names():
     championship_stage_close(stage=stage, by=director, seed=5)
     stage.refresh_from_db()
     assert won_more.player_id in {row["player"] for row in stage.outcome["advancers"]}
+
+
+def championship_with_a_close_final():
+    """`finished_championship`'s first stage; its final's runner-up beats third place on
+    the total, and the champion the runner-up on the last deal (level on 85)."""
+    event, stage, director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    play_championship(tables[0], tied_scheme(3))
+    for table in tables[1:]:
+        play_championship(table, winner_scheme(3, winner=2))
+    a, b, _c = seated(tables[0])
+    tie_break_record(table=tables[0], method="card_draw", order=[b, a], note="", by=director)
+    final = championship_stage_close(stage=stage, by=director, seed=5)
+    stage_confirm(stage=final)
+    play_championship(final.tables.get(), deals_won_against_last_deal())
+    championship_stage_close(stage=final, by=director)
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+    return event
+
+
+def _page_decided_by(client, event) -> list[str]:
+    live = client.get(reverse("event_live", args=[event.club.slug, event.pk])).content.decode()
+    body = live.split('class="table ranking-table"', 1)[1].split("</table>", 1)[0]
+    heads = [_text(cell) for cell in re.findall(r"<th.*?</th>", body, flags=re.S)]
+    column = heads.index("Decided by")
+    rows = re.findall(r"<tr.*?</tr>", body.split("<tbody", 1)[1], flags=re.S)
+    return [_text(re.findall(r"<td.*?</td>", row, flags=re.S)[column]) for row in rows]
+
+
+def test_a_championships_final_ranking_says_what_set_each_row_apart_in_every_output(client):
+    """Each row is set apart from the one above by the ranking's own keys (the stage
+    reached, the place at the table, the total), or by the tie-break at the final table;
+    never by what decided the player's row in the first stage's ranking."""
+    event = championship_with_a_close_final()
+    event_publish(event=event, published=True)
+    rows = event_standings(event=event).rows
+    assert [row.stage for row in rows] == [2, 2, 2, 1, 1, 1, 1, 1, 1]
+    expected = [None, "last_deal", "total", "stage", None, None, None, None, "total"]
+    assert [row.decided_by for row in rows] == expected
+
+    feed = json.loads(
+        client.get(reverse("event_standings_feed", args=[event.club.slug, event.pk])).content
+    )["standings"]
+    assert [p["decided_by"] for p in feed["players"]] == expected
+    # The ranking's own keys go without saying, as the total does: only a tie-break is named.
+    words = ["", "last deal", "", "", "", "", "", "", ""]
+    assert _page_decided_by(client, event) == words
+    header, csv_rows = _csv_rows(client, event)
+    assert [row[header.index("Decided by")] for row in csv_rows] == words
+    xlsx_header, xlsx = _xlsx_rows(client, event)
+    assert [row[xlsx_header.index("Decided by")] or "" for row in xlsx] == words
