@@ -55,6 +55,9 @@ class Standings:
     ranked_by: str
     sheets: list[TableSheet] = field(default_factory=list)
     after_deals: int | None = None
+    # How a championship's stage in play compares its tables while they are at different
+    # deals (BY_AVERAGE or BY_SAME_DEALS; None while they are not): the caption says it.
+    mid_evening: str | None = None
     champion: RankingRow | None = None
     # The format's own detail, for the partials that show more than a row per player.
     series: SeriesStandings | None = None
@@ -93,7 +96,10 @@ class Standings:
 
     @property
     def caption(self) -> str:
-        return standings_caption(self.ranked_by, self.after_deals)
+        caption = standings_caption(self.ranked_by, self.after_deals)
+        if self.mid_evening is None:
+            return caption
+        return f"{caption} {mid_evening_caption(self.mid_evening, self.after_deals)}"
 
     @property
     def records_ravaytys(self) -> bool:
@@ -144,6 +150,22 @@ def standings_caption(ranked_by: str, after_deals: int | None = None) -> str:
     if ranked_by == BY_STAGE_REACHED:
         return gettext("Ranked by the last stage each player reached, then their place there.")
     return gettext("Ranked by total points.")
+
+
+def mid_evening_caption(mode: str, after_deals: int | None) -> str:
+    """How a stage in play compares places across tables at different deals, in words."""
+    if mode == BY_SAME_DEALS and after_deals is not None:
+        return ngettext(
+            "While the tables are at different deals, places compare by points after %(count)d "
+            "deal, and players yet to play a deal come last.",
+            "While the tables are at different deals, places compare by points after %(count)d "
+            "deals, and players yet to play a deal come last.",
+            after_deals,
+        ) % {"count": after_deals}
+    return gettext(
+        "While the tables are at different deals, places compare by points per deal, and "
+        "players yet to play a deal come last."
+    )
 
 
 def event_standings(
@@ -274,6 +296,7 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
     settled: dict[tuple[int, int], str] = {}
     rankings: list[list[list[StagePlacing[int]]]] = []
     champion = None
+    mid_evening, after_deals = None, None
     for stage in stages:
         stage_rows = event_ranking(
             event=event, sheets=sheets[stage.pk], tie_break_orders=orders[stage.pk]
@@ -291,6 +314,10 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
             champion = closed.champion if closed.over else None
         else:
             rankings.append(_placings(stage_rows))
+            first = stage_rows[0] if stage_rows else None
+            if first is not None and (first.by_average or first.after_deals is not None):
+                mid_evening = BY_AVERAGE if first.by_average else BY_SAME_DEALS
+                after_deals = first.after_deals
     # How each player's place at their table was set apart from the seat above there.
     at_table: dict[tuple[int, int], str | None] = {}
     for stage in stages:
@@ -337,6 +364,8 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
         ranked_by=BY_STAGE_REACHED,
         sheets=in_play,
         champion=champion_row,
+        mid_evening=mid_evening,
+        after_deals=after_deals,
     )
 
 
@@ -362,9 +391,12 @@ def _final_decided_by(
 
 def _placings(rows: list[RankingRow]) -> list[list[StagePlacing[int]]]:
     """A stage in play's ranking as a closed one keeps it: by the place at one's table,
-    then the stage's ranking; equal on both, a group."""
-    groups: dict[tuple[int, int], list[StagePlacing[int]]] = {}
-    for row in sorted(rows, key=lambda r: (r.table_place, r.place)):
+    then the stage's ranking (by the event's ranking mode while the tables are at different
+    deals); equal on both, a group."""
+    # A player yet to play a deal has no place at the table (all there are level): after
+    # everyone who has, as the stage's own ranking puts them.
+    groups: dict[tuple[bool, int, int], list[StagePlacing[int]]] = {}
+    for row in sorted(rows, key=lambda r: (not r.deals, r.table_place, r.place)):
         placing = StagePlacing(
             player=row.player_id,
             name=row.player,
@@ -373,7 +405,7 @@ def _placings(rows: list[RankingRow]) -> list[list[StagePlacing[int]]]:
             place=row.table_place,
             shared=row.shared,
         )
-        groups.setdefault((row.table_place, row.place), []).append(placing)
+        groups.setdefault((not row.deals, row.table_place, row.place), []).append(placing)
     return list(groups.values())
 
 
