@@ -12,12 +12,13 @@ from typing import Any
 
 import django_tables2 as tables
 from django.http import HttpRequest
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.figures import per_deal_text
 from core.paging import paginate_table
 from core.tables import NUMBER, BaseTable, DateColumn
 from records.selectors import (
@@ -35,8 +36,7 @@ OPPONENTS_PER_PAGE = 25
 
 
 def _average(value: Fraction | None) -> str:
-    # Rounded here: number_format only cuts the digits off (22.29 would read 22.2).
-    return "" if value is None else number_format(round(float(value), 1), decimal_pos=1)
+    return per_deal_text(value)
 
 
 class PlayerEventsTable(BaseTable):

@@ -6,16 +6,17 @@ them out, for the page and for the CSV/XLSX downloads alike.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import django_tables2 as tables
 from django.http import HttpRequest, HttpResponse
-from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from core.figures import per_deal_text, per_deal_value
 from core.places import place_text
 from core.tables import (
     COMMA,
@@ -173,11 +174,11 @@ class RankingTable(BaseTable):
         return record.player
 
     def render_average(self, value: Fraction) -> str:
-        # number_format cuts the digits off (22.29 would read 22.2): round first.
-        return number_format(round(float(value), 1), decimal_pos=1)
+        return per_deal_text(value)
 
-    def value_average(self, record: RankingRow) -> float | str:
-        return "" if record.per_deal is None else record.per_deal
+    def value_average(self, record: RankingRow) -> Decimal | str:
+        rounded = per_deal_value(record.average)
+        return "" if rounded is None else rounded
 
     def value_unconfirmed(self, record: RankingRow) -> str:
         return gettext("yes") if record.unconfirmed else ""

@@ -64,7 +64,7 @@ def test_a_table_fewer_deals_in_does_not_rank_above_on_its_lower_total(client):
     assert "Per deal" in header and "Total" in header
     # The total next to the name, then the points per deal it ranks by.
     thirty = next(row for row in rows if row[2].rstrip("*") == "30")
-    assert thirty[3] == "10.0"
+    assert thirty[3] == "10.00"  # two decimals, as every per-deal figure
 
 
 def test_tables_at_the_same_deal_rank_by_total_and_equal_players_share_a_place(client):
