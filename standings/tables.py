@@ -46,6 +46,7 @@ RANKING_PER_PAGE = 100
 SEQUENCE = (
     "place", "player", "total", "average", "after_total", "unconfirmed", "stage", "table",
     "rounds", "matches", "wins", "byes", "deals", "ravaytys", "units", "points", "decided_by",
+    "shared",
 )  # fmt: skip
 # The column of the figure a standings ranks by, where it is not the total (or a figure of
 # it, which follow the total): next to the player's name, so a phone shows it without
@@ -111,6 +112,8 @@ class RankingTable(BaseTable):
     ravaytys = tables.Column(
         verbose_name=_("Räväytys"), attrs=NUMBER, orderable=False, visible=False
     )
+    # The page's "=" of a shared place, while any is shared: the place stays a number.
+    shared = tables.Column(verbose_name=_("Shared place"), orderable=False, visible=False)
     # The tie-break that set the row apart from the one above (blank where the total did,
     # and on a shared place); hidden on the page while no tie-break decided anything, but
     # always in the downloads.
@@ -149,6 +152,8 @@ class RankingTable(BaseTable):
             self.export_excluded.append("after_total")
         if not any(row.unconfirmed for row in data):
             self.export_excluded.append("unconfirmed")
+        if not any(row.shared for row in data):
+            self.export_excluded.append("shared")
         if "ravaytys" not in shown and not (standings and standings.records_ravaytys):
             self.export_excluded.append("ravaytys")
         for name in self.export_excluded:
@@ -182,6 +187,9 @@ class RankingTable(BaseTable):
 
     def value_unconfirmed(self, record: RankingRow) -> str:
         return gettext("yes") if record.unconfirmed else ""
+
+    def value_shared(self, record: RankingRow) -> str:
+        return gettext("yes") if record.shared else ""
 
     def value_total(self, record: RankingRow) -> int:
         return record.total

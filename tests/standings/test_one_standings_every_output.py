@@ -174,6 +174,10 @@ def test_every_output_reads_the_one_standings(client, kind):
         (str(row.place), row.player) for row in standings.rows
     ]
     assert [int(row[total]) for row in rows] == [row.total for row in standings.rows]
+    # A shared place is marked as the page marks it ("=2"), in words beside the number.
+    shared = ["yes" if row.shared else "" for row in standings.rows]
+    if any(shared):
+        assert [row[header.index("Shared place")] for row in rows] == shared
     if kind == "swiss":
         wins = header.index("Wins")
         assert [int(row[wins]) for row in rows] == [row.wins for row in standings.rows]
@@ -191,6 +195,8 @@ def test_every_output_reads_the_one_standings(client, kind):
     assert [(row[0], row[1], row[total]) for row in xlsx] == [
         (row.place, row.player, row.total) for row in standings.rows
     ]
+    if any(shared):
+        assert [row[header.index("Shared place")] or "" for row in xlsx] == shared
 
     lines = _pdf_lines(event)
     printed = [
@@ -357,3 +363,24 @@ def test_a_championships_final_ranking_says_what_set_each_row_apart_in_every_out
     assert [row[header.index("Decided by")] for row in csv_rows] == words
     xlsx_header, xlsx = _xlsx_rows(client, event)
     assert [row[xlsx_header.index("Decided by")] or "" for row in xlsx] == words
+
+
+def test_a_shared_place_is_marked_on_the_record_and_in_its_download(client):
+    """Level on everything and no tie-break recorded, two players share first at their
+    table: the record says "=1/3" as the pages say "=1", its download says so in words, and
+    neither has won the table (the table has no winner until the director settles it)."""
+    _event, stage, _director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    play_championship(tables[0], tied_scheme(3))
+    a, b, _c = seated(tables[0])
+    (sheet,) = [s for s in stage_sheets(stage=stage) if s.table.pk == tables[0].pk]
+    assert sheet.winner is None
+    for player_id in (a, b):
+        player = Player.objects.get(pk=player_id)
+        record = player_record(player=player)
+        assert sum(g.firsts for g in record.games) == 0
+        page = client.get(reverse("player_record", args=[player.club.slug, player.pk]))
+        assert ">=1/3<" in page.content.decode()
+        url = reverse("player_record_export", args=[player.club.slug, player.pk, "csv"])
+        header, *rows = list(csv.reader(io.StringIO(client.get(url).content.decode("utf-8-sig"))))
+        assert [row[header.index("Shared place")] for row in rows] == ["yes"]
