@@ -532,6 +532,8 @@ class BracketSeat:
     decided_by: str | None = None
     # The total counts deals not yet confirmed at the table.
     unconfirmed: bool = False
+    # Went on, then withdrew before the next stage was played (`no_shows_since_close`).
+    no_show: bool = False
 
     @property
     def tie_break_label(self) -> str:
@@ -617,6 +619,7 @@ def championship_bracket(*, event: Event) -> Bracket:
             if isinstance(row.get("tie_break"), dict)
             for player in (row["player"], *row["tie_break"].get("order", []))
         }
+        absent = no_shows_since_close(stage=stage) if outcome else frozenset()
         tables = []
         # The stage's recorded tie-breaks, read once for all its tables (if a tie needs them).
         recorded = TableTieBreaks(stage_id=stage.pk)
@@ -640,6 +643,7 @@ def championship_bracket(*, event: Event) -> Bracket:
                         player_id=player,
                         decided_by=decided_by.get(row["seat"].position),
                         unconfirmed=unconfirmed,
+                        no_show=player in absent,
                     )
                 )
                 if player == winner:
@@ -785,9 +789,15 @@ def _replaced(outcome: dict[str, Any]) -> frozenset[int]:
     )
 
 
+def no_shows_since_close(*, stage: Stage) -> frozenset[int]:
+    """Who went on from the closed `stage` and has been marked absent since, while the next
+    stage has no score yet (the common no-show: someone does not turn up for it): the one
+    rule for the manage page's drift, the public bracket and the standings."""
+    outcome = stage.outcome if isinstance(stage.outcome, dict) else {}
+    return _absent_since(stage, outcome)
+
+
 def _absent_since(stage: Stage, outcome: dict[str, Any]) -> frozenset[int]:
-    """Who went on from the closed stage and has been marked absent since, while the next
-    stage has no score yet (the common no-show: someone does not turn up for it)."""
     going = {row["player"] for row in outcome.get("advancers", [])}
     if not going or reopen_refusal(stage=stage) is not None:
         return frozenset()

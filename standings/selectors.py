@@ -83,6 +83,9 @@ class RankingRow:
     stage: int | None = field(default=None)
     champion: bool = field(default=False)
     tie_break: str | None = field(default=None)
+    # A championship's: went on from a closed stage, then withdrew before the next was
+    # played (`formats.championship.no_shows_since_close`, as the bracket marks it).
+    no_show: bool = field(default=False)
 
     @property
     def place_label(self) -> str:

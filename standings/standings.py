@@ -23,7 +23,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from formats.championship import stored_advancement
+from formats.championship import no_shows_since_close, stored_advancement
 from formats.headtohead import H2HBoard, h2h_event_standings
 from formats.series import SeriesStandings, series_standings
 from rules.games import game_spec
@@ -297,6 +297,8 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
     rankings: list[list[list[StagePlacing[int]]]] = []
     champion = None
     mid_evening, after_deals = None, None
+    # Who went on from a closed stage and has withdrawn since (the bracket says so too).
+    absent: frozenset[int] = frozenset()
     for stage in stages:
         stage_rows = event_ranking(
             event=event, sheets=sheets[stage.pk], tie_break_orders=orders[stage.pk]
@@ -309,6 +311,7 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
                 for player in (decided["player"], *tie.get("order", [])):
                     settled[(stage.number, player)] = tie["method"]
         if outcome.get("ranking"):
+            absent |= no_shows_since_close(stage=stage)
             closed = stored_advancement(outcome)
             rankings.append([list(group) for group in closed.ranking])
             champion = closed.champion if closed.over else None
@@ -352,6 +355,7 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
             champion=ranked.champion,
             decided_by=decided_by,
             tie_break=settled.get((number, ranked.player)),
+            no_show=ranked.player in absent,
         )
         rows.append(row)
         if ranked.champion:
