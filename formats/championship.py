@@ -14,6 +14,7 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -532,8 +533,6 @@ class BracketSeat:
     decided_by: str | None = None
     # The total counts deals not yet confirmed at the table.
     unconfirmed: bool = False
-    # Went on, then withdrew before the next stage was played (`no_shows_since_close`).
-    no_show: bool = False
 
     @property
     def tie_break_label(self) -> str:
@@ -564,6 +563,18 @@ class BracketStage:
     status: str
     tables: list[BracketTable]
     closed: bool
+    # Why a first stage is already the final (`single_stage_note`); blank otherwise.
+    final_note: str = ""
+
+
+def single_stage_note(*, stage: Stage, players: int, tables: int) -> str:
+    """Why the championship has one stage, in words, when `stage` is its first and seats
+    everyone at one table; blank otherwise. The bracket and the manage page say it."""
+    if stage.number != 1 or tables != 1:
+        return ""
+    return gettext(
+        "%(players)d players fit at one table of up to %(size)d: this stage is the final."
+    ) % {"players": players, "size": stage_bounds(stage=stage).max_size}
 
 
 @dataclass
@@ -571,6 +582,13 @@ class Bracket:
     stages: list[BracketStage]
     champion: str | None
     ranking: list[RankedPlayer[int]]
+    event: Event | None = None
+
+    @cached_property
+    def no_shows(self) -> frozenset[int]:
+        """Who went on and has withdrawn since (`championship_no_shows`), read when a page
+        shows it (the seat's mark)."""
+        return frozenset() if self.event is None else championship_no_shows(event=self.event)
 
     @property
     def has_unconfirmed(self) -> bool:
@@ -619,7 +637,6 @@ def championship_bracket(*, event: Event) -> Bracket:
             if isinstance(row.get("tie_break"), dict)
             for player in (row["player"], *row["tie_break"].get("order", []))
         }
-        absent = no_shows_since_close(stage=stage) if outcome else frozenset()
         tables = []
         # The stage's recorded tie-breaks, read once for all its tables (if a tie needs them).
         recorded = TableTieBreaks(stage_id=stage.pk)
@@ -643,19 +660,20 @@ def championship_bracket(*, event: Event) -> Bracket:
                         player_id=player,
                         decided_by=decided_by.get(row["seat"].position),
                         unconfirmed=unconfirmed,
-                        no_show=player in absent,
                     )
                 )
                 if player == winner:
                     champion = row["seat"].player.name
             tables.append(BracketTable(table.number, rows, sheet.standing.finished))
-        out.append(BracketStage(stage.number, stage.status, tables, bool(outcome)))
+        players = sum(len(table.seats) for table in tables)
+        note = single_stage_note(stage=stage, players=players, tables=len(tables))
+        out.append(BracketStage(stage.number, stage.status, tables, bool(outcome), note))
         if outcome:
             closed.append(stored_advancement(outcome))
     ranking: list[RankedPlayer[int]] = []
     if closed and closed[-1].over:
         ranking = list(final_ranking(closed))
-    return Bracket(stages=out, champion=champion, ranking=ranking)
+    return Bracket(stages=out, champion=champion, ranking=ranking, event=event)
 
 
 def _standing_sheet(
@@ -685,6 +703,8 @@ class CloseSection:
     advancers: list[AdvancerRow]
     # The refusal in the reader's words (None when the stage can close).
     refusal: str | None
+    # Why this first stage is already the final (`single_stage_note`); blank otherwise.
+    final_note: str = ""
 
     @property
     def over(self) -> bool:
@@ -720,7 +740,13 @@ def championship_close_section(*, event: Event) -> CloseSection | None:
                 )
             )
     refusal = violation_text(state.refusal) if state.refusal is not None else None
-    return CloseSection(stage=stage, state=state, advancers=rows, refusal=refusal)
+    seats = Seat.objects.filter(table__stage=stage)
+    note = single_stage_note(
+        stage=stage,
+        players=seats.count(),
+        tables=seats.values("table_id").distinct().count(),
+    )
+    return CloseSection(stage=stage, state=state, advancers=rows, refusal=refusal, final_note=note)
 
 
 # -- a closed stage whose scores were corrected -------------------------------------------------
@@ -795,6 +821,18 @@ def no_shows_since_close(*, stage: Stage) -> frozenset[int]:
     rule for the manage page's drift, the public bracket and the standings."""
     outcome = stage.outcome if isinstance(stage.outcome, dict) else {}
     return _absent_since(stage, outcome)
+
+
+def championship_no_shows(*, event: Event, closed: Sequence[Stage] | None = None) -> frozenset[int]:
+    """Who went on from the championship's newest closed stage and has withdrawn since
+    (`no_shows_since_close`: only that stage can still be reopened, so only it can have
+    any); nobody once the championship is over. `closed`: its closed stages, if read."""
+    if event.status == EventStatus.FINISHED:
+        return frozenset()
+    if closed is None:
+        closed = list(event.stages.filter(status=StageStatus.FINISHED).order_by("-number")[:1])
+    newest = max(closed, key=lambda stage: stage.number, default=None)
+    return frozenset() if newest is None else no_shows_since_close(stage=newest)
 
 
 def _absent_since(stage: Stage, outcome: dict[str, Any]) -> frozenset[int]:

@@ -23,7 +23,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from formats.championship import no_shows_since_close, stored_advancement
+from formats.championship import championship_no_shows, stored_advancement
 from formats.headtohead import H2HBoard, h2h_event_standings
 from formats.series import SeriesStandings, series_standings
 from rules.games import game_spec
@@ -298,7 +298,9 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
     champion = None
     mid_evening, after_deals = None, None
     # Who went on from a closed stage and has withdrawn since (the bracket says so too).
-    absent: frozenset[int] = frozenset()
+    absent = championship_no_shows(
+        event=event, closed=[stage for stage in stages if stage.status == StageStatus.FINISHED]
+    )
     for stage in stages:
         stage_rows = event_ranking(
             event=event, sheets=sheets[stage.pk], tie_break_orders=orders[stage.pk]
@@ -311,7 +313,6 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
                 for player in (decided["player"], *tie.get("order", [])):
                     settled[(stage.number, player)] = tie["method"]
         if outcome.get("ranking"):
-            absent |= no_shows_since_close(stage=stage)
             closed = stored_advancement(outcome)
             rankings.append([list(group) for group in closed.ranking])
             champion = closed.champion if closed.over else None
