@@ -341,7 +341,8 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
         row = RankingRow(
             place=ranked.place,
             shared=ranked.shared,
-            player=ranked.placing.name,
+            # The name as it is now (a closed stage keeps the one it was closed with).
+            player=played.player if played else ranked.placing.name,
             player_id=ranked.player,
             club_slug=club,
             table=ranked.placing.table,
