@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import django_tables2 as tables
-import openpyxl
+import openpyxl  # type: ignore[import-untyped]
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.utils import timezone
 from django.utils.text import slugify

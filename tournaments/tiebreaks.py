@@ -33,7 +33,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar
 
 from core.places import place_text
 from rules.errors import RulesError, RuleViolation, token_text
@@ -88,7 +88,7 @@ STAGE, TABLE_PLACE = "stage", "table_place"
 RANKING_KEYS = frozenset({TOTAL, STAGE, TABLE_PLACE})
 
 
-def names_a_tie_break(decided_by: str | None) -> bool:
+def names_a_tie_break(decided_by: str | None) -> TypeGuard[str]:
     """Whether a row's ``decided_by`` is a tie-break (shown), not the ranking's own key."""
     return decided_by is not None and decided_by not in RANKING_KEYS
 
