@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import copy
 import datetime
+import io
 from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 from urllib.parse import urlsplit
 
 import django_tables2 as tables
+import openpyxl  # type: ignore[import-untyped]
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.utils import timezone
 from django.utils.text import slugify
@@ -87,7 +89,13 @@ class _Export(TableExport):
         dataset = Dataset(**(dataset_kwargs or {}))
         rows = table.as_values(exclude_columns=exclude_columns)
         dataset.headers = next(rows)
+        # The places a Decimal cell keeps ("10.00"), by column: a spreadsheet shows them.
+        self.decimal_places: dict[int, int] = {}
         for row in rows:
+            for index, value in enumerate(row):
+                if isinstance(value, Decimal) and value.is_finite():
+                    places = max(0, -int(value.as_tuple().exponent))
+                    self.decimal_places[index] = max(self.decimal_places.get(index, 0), places)
             dataset.append([self._cell(_as_text_if_formula(value)) for value in row])
         return dataset
 
@@ -105,7 +113,20 @@ class _Export(TableExport):
     def export(self) -> Any:  # text for CSV, bytes for XLSX
         if self.csv:
             return self.dataset.export("csv", delimiter=self.separator)
-        return super().export()
+        content = super().export()
+        if not (self.spreadsheet and self.decimal_places):
+            return content
+        # tablib writes a Decimal as a bare number ("10"): give its column its places.
+        book = openpyxl.load_workbook(io.BytesIO(content))
+        sheet = book.active
+        for index, places in self.decimal_places.items():
+            number_format = "0." + "0" * places if places else "0"
+            for (cell,) in sheet.iter_rows(min_row=2, min_col=index + 1, max_col=index + 1):
+                if isinstance(cell.value, int | float):
+                    cell.number_format = number_format
+        written = io.BytesIO()
+        book.save(written)
+        return written.getvalue()
 
 
 def export_response(

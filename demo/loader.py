@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from django.contrib.auth import get_user_model
@@ -416,6 +417,7 @@ def _format_event(
     format: EventFormat,
     format_options: dict[str, object],
     players: list[Player],
+    tie_breaks: Sequence[str] = (),
 ) -> Event:
     event = event_create(
         published=True,
@@ -427,6 +429,7 @@ def _format_event(
         preferred_table_size=4,
         format=format,
         format_options=format_options,
+        tie_breaks=tie_breaks,
     )
     for player in players:
         registration_add(event=event, player=player, checked_in=True)
@@ -466,19 +469,13 @@ def _rutupeli_deal(rng: random.Random, seats: int) -> dict[str, object]:
     }
 
 
-def _tied_game(seats: int) -> list[dict[str, object]]:
-    """Seats 0 and 1 level on every tie order Rutupeli has (total, last deal, deals won):
-    each goes out three times while the other takes 10, and a third player the last deal,
-    where both take 10 again. The others take 50 a deal: the two tie for the table's win."""
+def _scripted_game(seats: int, script: Callable[[int, list[int]], int]) -> list[dict[str, object]]:
+    """A Rutupeli game whose deals `script` sets: given the deal's index and the points
+    (50 each), it sets the points it wants and returns who went out."""
     deals: list[dict[str, object]] = []
     for number in range(RUTUPELI_DEALS):
         points = [50] * seats
-        if number < 3:
-            out, points[1] = 0, 10
-        elif number < 6:
-            out, points[0] = 1, 10
-        else:
-            out, points[0], points[1] = 2, 10, 10
+        out = script(number, points)
         deals.append(
             {
                 "out": out,
@@ -488,6 +485,42 @@ def _tied_game(seats: int) -> list[dict[str, object]]:
             }
         )
     return deals
+
+
+def _tied_deal(number: int, points: list[int]) -> int:
+    if number < 3:
+        points[1] = 10
+        return 0
+    if number < 6:
+        points[0] = 10
+        return 1
+    points[0] = points[1] = 10
+    return 2
+
+
+def _tied_game(seats: int) -> list[dict[str, object]]:
+    """Seats 0 and 1 level on every tie order Rutupeli has (total, last deal, deals won):
+    each goes out three times while the other takes 10, and a third player the last deal,
+    where both take 10 again. The others take 50 a deal: the two tie for the table's win."""
+    return _scripted_game(seats, _tied_deal)
+
+
+def _deals_won_deal(number: int, points: list[int]) -> int:
+    if number < 4:
+        points[1] = 20
+        return 0
+    if number < 6:
+        points[0] = 30
+        return 1
+    points[0], points[1] = 25, 5
+    return 2
+
+
+def _deals_won_game(seats: int) -> list[dict[str, object]]:
+    """Seats 0 and 1 level on the total (85): seat 0 went out four times, seat 1 twice but
+    took 5 to seat 0's 25 in the last deal. Rutupeli's usual order (last deal first) makes
+    seat 1 the table's winner; an event that puts deals won first, seat 0."""
+    return _scripted_game(seats, _deals_won_deal)
 
 
 def _play_off(table: Table, director: User) -> None:
@@ -520,13 +553,20 @@ def _settle_ties(stage: Stage, director: User, rng: random.Random) -> int:
 
 
 def _play_championship(
-    event: Event, director: User, *, seed: int, stages: int | None = None, tie: bool = False
+    event: Event,
+    director: User,
+    *,
+    seed: int,
+    stages: int | None = None,
+    tie: bool = False,
+    first_game: Callable[[int], list[dict[str, object]]] | None = None,
 ) -> Stage:
     """Play the championship's stages through the scoring services and close each one,
     settling the ties the cut runs through as a director would (with `tie`, the first
     stage's table 1 ties at the top on purpose): all of them to the champion, or the first
-    `stages`, the next then seated and left to play. Returns the stage in play, or the
-    last one closed."""
+    `stages`, the next then seated and left to play (`first_game`: the game the first
+    stage's table 1 plays, by its seats). Returns the stage in play, or the last one
+    closed."""
     rng = random.Random(seed)
     stage = stage_draw(event=event, seed=seed)
     while True:
@@ -537,6 +577,8 @@ def _play_championship(
             seats = table.seats.count()
             if tie and stage.number == 1 and table.number == 1:
                 entries = _tied_game(seats)
+            elif first_game is not None and stage.number == 1 and table.number == 1:
+                entries = first_game(seats)
             else:
                 entries = [_rutupeli_deal(rng, seats) for _ in range(RUTUPELI_DEALS)]
             _play(table, entries)
@@ -568,9 +610,15 @@ def demo_championship(club: Club) -> None:
     _play_championship(event, director, seed=4040, tie=True)
 
 
+# The winter cup breaks a tie by deals won before the last deal (Rutupeli's usual order
+# has them the other way): its stage 1 table 1 is won so, as its result sheet says.
+CHAMPIONSHIP_LIVE_TIE_BREAKS = ("total", "deals_won", "last_deal", "director", "head_to_head")
+
+
 def demo_championship_live(club: Club) -> None:
     """A 12-player championship under way: stage 1 closed (the top two of each table went
-    on), the final seated, three deals confirmed and the fourth waiting."""
+    on), the final seated, three deals confirmed and the fourth waiting. Its tie-breaks put
+    deals won first, and its first table was won by them."""
     if Event.objects.filter(club=club, name=CHAMPIONSHIP_LIVE).exists():
         return
     director = get_user_model().objects.get(username="director")
@@ -582,8 +630,9 @@ def demo_championship_live(club: Club) -> None:
         format=EventFormat.CHAMPIONSHIP,
         format_options={"top_k": 2, "lucky_losers": False},
         players=_format_players(club, 12),
+        tie_breaks=CHAMPIONSHIP_LIVE_TIE_BREAKS,
     )
-    stage = _play_championship(event, director, seed=1212, stages=1)
+    stage = _play_championship(event, director, seed=1212, stages=1, first_game=_deals_won_game)
     rng = random.Random(1213)
     for table in stage.tables.order_by("number"):
         seats = table.seats.count()

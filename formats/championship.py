@@ -14,6 +14,7 @@ import json
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -70,7 +71,7 @@ from tournaments.models import TieBreak as TieBreakRow
 from tournaments.permissions import club_allows
 from tournaments.selectors import stage_bounds, stage_is_frozen
 from tournaments.services import stage_tables_create
-from tournaments.tiebreaks import TieBreakName, tie_break_short_label
+from tournaments.tiebreaks import TieBreakName, names_a_tie_break, tie_break_short_label
 
 Key = tuple[float, ...]
 
@@ -542,7 +543,7 @@ class BracketSeat:
         """What set a level total apart, as the standings' "Decided by" cell says it ("last
         deal"); blank where the total did, or the director's recorded method already says
         how (`tie_break_label`: "card draw")."""
-        if self.decided_by in (None, TieBreakName.TOTAL.value):
+        if not names_a_tie_break(self.decided_by):
             return ""
         if self.tie_break and self.decided_by == TieBreakName.DIRECTOR:
             return ""
@@ -562,6 +563,18 @@ class BracketStage:
     status: str
     tables: list[BracketTable]
     closed: bool
+    # Why a first stage is already the final (`single_stage_note`); blank otherwise.
+    final_note: str = ""
+
+
+def single_stage_note(*, stage: Stage, players: int, tables: int) -> str:
+    """Why the championship has one stage, in words, when `stage` is its first and seats
+    everyone at one table; blank otherwise. The bracket and the manage page say it."""
+    if stage.number != 1 or tables != 1:
+        return ""
+    return gettext(
+        "%(players)d players fit at one table of up to %(size)d: this stage is the final."
+    ) % {"players": players, "size": stage_bounds(stage=stage).max_size}
 
 
 @dataclass
@@ -569,6 +582,13 @@ class Bracket:
     stages: list[BracketStage]
     champion: str | None
     ranking: list[RankedPlayer[int]]
+    event: Event | None = None
+
+    @cached_property
+    def no_shows(self) -> frozenset[int]:
+        """Who went on and has withdrawn since (`championship_no_shows`), read when a page
+        shows it (the seat's mark)."""
+        return frozenset() if self.event is None else championship_no_shows(event=self.event)
 
     @property
     def has_unconfirmed(self) -> bool:
@@ -645,13 +665,15 @@ def championship_bracket(*, event: Event) -> Bracket:
                 if player == winner:
                     champion = row["seat"].player.name
             tables.append(BracketTable(table.number, rows, sheet.standing.finished))
-        out.append(BracketStage(stage.number, stage.status, tables, bool(outcome)))
+        players = sum(len(table.seats) for table in tables)
+        note = single_stage_note(stage=stage, players=players, tables=len(tables))
+        out.append(BracketStage(stage.number, stage.status, tables, bool(outcome), note))
         if outcome:
             closed.append(stored_advancement(outcome))
     ranking: list[RankedPlayer[int]] = []
     if closed and closed[-1].over:
         ranking = list(final_ranking(closed))
-    return Bracket(stages=out, champion=champion, ranking=ranking)
+    return Bracket(stages=out, champion=champion, ranking=ranking, event=event)
 
 
 def _standing_sheet(
@@ -681,6 +703,8 @@ class CloseSection:
     advancers: list[AdvancerRow]
     # The refusal in the reader's words (None when the stage can close).
     refusal: str | None
+    # Why this first stage is already the final (`single_stage_note`); blank otherwise.
+    final_note: str = ""
 
     @property
     def over(self) -> bool:
@@ -716,7 +740,13 @@ def championship_close_section(*, event: Event) -> CloseSection | None:
                 )
             )
     refusal = violation_text(state.refusal) if state.refusal is not None else None
-    return CloseSection(stage=stage, state=state, advancers=rows, refusal=refusal)
+    seats = Seat.objects.filter(table__stage=stage)
+    note = single_stage_note(
+        stage=stage,
+        players=seats.count(),
+        tables=seats.values("table_id").distinct().count(),
+    )
+    return CloseSection(stage=stage, state=state, advancers=rows, refusal=refusal, final_note=note)
 
 
 # -- a closed stage whose scores were corrected -------------------------------------------------
@@ -785,9 +815,27 @@ def _replaced(outcome: dict[str, Any]) -> frozenset[int]:
     )
 
 
+def no_shows_since_close(*, stage: Stage) -> frozenset[int]:
+    """Who went on from the closed `stage` and has been marked absent since, while the next
+    stage has no score yet (the common no-show: someone does not turn up for it): the one
+    rule for the manage page's drift, the public bracket and the standings."""
+    outcome = stage.outcome if isinstance(stage.outcome, dict) else {}
+    return _absent_since(stage, outcome)
+
+
+def championship_no_shows(*, event: Event, closed: Sequence[Stage] | None = None) -> frozenset[int]:
+    """Who went on from the championship's newest closed stage and has withdrawn since
+    (`no_shows_since_close`: only that stage can still be reopened, so only it can have
+    any); nobody once the championship is over. `closed`: its closed stages, if read."""
+    if event.status == EventStatus.FINISHED:
+        return frozenset()
+    if closed is None:
+        closed = list(event.stages.filter(status=StageStatus.FINISHED).order_by("-number")[:1])
+    newest = max(closed, key=lambda stage: stage.number, default=None)
+    return frozenset() if newest is None else no_shows_since_close(stage=newest)
+
+
 def _absent_since(stage: Stage, outcome: dict[str, Any]) -> frozenset[int]:
-    """Who went on from the closed stage and has been marked absent since, while the next
-    stage has no score yet (the common no-show: someone does not turn up for it)."""
     going = {row["player"] for row in outcome.get("advancers", [])}
     if not going or reopen_refusal(stage=stage) is not None:
         return frozenset()

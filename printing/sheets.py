@@ -441,12 +441,8 @@ def printed_sheet(
     first = next((seat.position for seat in sheet.seats if seat.is_first_dealer), 0)
     order = names[first:] + names[:first] if names else []
     url = settings.SITE_URL + table.get_entry_url()
-    standing = sheet.standing
-    winner = ""
-    if filled and standing.finished and standing.winner is not None:
-        winner = next(
-            (seat.player.name for seat in sheet.seats if seat.position == standing.winner), ""
-        )
+    # The winner every other output names: the table's places by the event's precedence.
+    winner = sheet.winner.player.name if filled and sheet.winner is not None else ""
     statuses = {"confirmed": 0, "unconfirmed": 0, "voided": 0}
     for deal in sheet.deals:
         key = "voided" if deal.is_voided else "confirmed" if deal.is_confirmed else "unconfirmed"

@@ -98,6 +98,8 @@ class EventRow:
     total: int
     deals: int
     won: int
+    # Level with another player at the table on every tie-break ("=2/4").
+    shared: bool
     # Deals the player went out with a räväytys; None where the game records none.
     ravaytys: int | None
     unconfirmed: bool
@@ -400,7 +402,9 @@ def player_record(
         standing, problem = standing_and_problem(variant, len(at_table), deal_scores(deals_at))
         position = seat.position
         lower = _lower_is_better(variant, len(at_table), known_order)
-        place = _table_place(table, at_table, deals_at, standing, problem, position, tie_breaks)
+        place, shared = _table_place(
+            table, at_table, deals_at, standing, problem, position, tie_breaks
+        )
         totals = games.get(variant.id)
         if totals is None:
             totals = games[variant.id] = GameTotals(variant.id, variant.name, lower)
@@ -428,7 +432,8 @@ def player_record(
         totals.tables += 1
         # A table won: first once its game is over (or the event finished without it).
         over = standing.finished or event.status == EventStatus.FINISHED
-        totals.firsts += place == 1 and deals > 0 and over and problem is None
+        # A shared first is no win: the table has none until the director settles it.
+        totals.firsts += place == 1 and not shared and deals > 0 and over and problem is None
         totals._events.add(event.pk)
         totals.events = len(totals._events)
         if ravaytys is not None:
@@ -443,6 +448,7 @@ def player_record(
                 stages=last_stage.get(event.pk, 1),
                 table=table.number,
                 place=place,
+                shared=shared,
                 seats=len(at_table),
                 total=standing.totals[position] if position < len(standing.totals) else 0,
                 deals=deals,
@@ -487,10 +493,10 @@ def _table_place(
     problem: TableProblem | None,
     position: int,
     tie_breaks: TableTieBreaks,
-) -> int:
+) -> tuple[int, bool]:
     """The player's place at the table as its page orders it (`TableSheet.order`: the
     stage's tie-break precedence and the director's record for the table), so a tie the
-    director settled credits the win as recorded."""
+    director settled credits the win as recorded; and whether it is shared."""
     sheet = TableSheet(
         table,
         cast("list[Seat]", at_table),
@@ -501,7 +507,10 @@ def _table_place(
         precedence=stage_precedence(table.stage),
         tie_orders=functools.partial(tie_breaks.of, table.pk),
     )
-    return next((p.place for p in sheet.order if p.position == position), len(at_table))
+    return next(
+        ((p.place, p.shared) for p in sheet.order if p.position == position),
+        (len(at_table), False),
+    )
 
 
 def _game_order(variant_id: str) -> tuple[int, str]:

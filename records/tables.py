@@ -12,13 +12,15 @@ from typing import Any
 
 import django_tables2 as tables
 from django.http import HttpRequest
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.figures import per_deal_text
 from core.paging import paginate_table
+from core.places import place_text
 from core.tables import NUMBER, BaseTable, DateColumn
 from records.selectors import (
     ChampionshipRow,
@@ -35,8 +37,7 @@ OPPONENTS_PER_PAGE = 25
 
 
 def _average(value: Fraction | None) -> str:
-    # Rounded here: number_format only cuts the digits off (22.29 would read 22.2).
-    return "" if value is None else number_format(round(float(value), 1), decimal_pos=1)
+    return per_deal_text(value)
 
 
 class PlayerEventsTable(BaseTable):
@@ -59,6 +60,8 @@ class PlayerEventsTable(BaseTable):
     won = tables.Column(verbose_name=_("Deals won"), attrs=NUMBER)
     # Blank for a game that records none; left out when none of the player's games does.
     ravaytys = tables.Column(verbose_name=_("Räväytys"), attrs=NUMBER, default="")
+    # For the download: the page marks a shared place "=2/4"; the place stays a number.
+    shared = tables.Column(verbose_name=_("Shared place"), visible=False)
     # Only for the club's directors, who also see private events.
     private = tables.BooleanColumn(verbose_name=_("Private"), visible=False)
 
@@ -108,8 +111,11 @@ class PlayerEventsTable(BaseTable):
         return format_html("<strong>{}</strong>{}{}", record.total, unconfirmed, director)
 
     def render_place(self, record: EventRow) -> str:
-        # "2/4": second of the table's four.
-        return f"{record.place}/{record.seats}"
+        # "2/4": second of the table's four; "=2/4" shared, as every ranking marks it.
+        return f"{place_text(record.place, record.shared)}/{record.seats}"
+
+    def value_shared(self, record: EventRow) -> str:
+        return gettext("yes") if record.shared else ""
 
     def value_event(self, record: EventRow) -> str:
         return record.event_name
@@ -135,7 +141,8 @@ def player_events_table(
 ) -> PlayerEventsTable:
     """The player's events, sorted and paged from the request; without one, every row (the
     download). Columns no row needs (the stage outside championships and series, the
-    räväytys outside Räväytys, the private mark for the public) are left out."""
+    räväytys outside Räväytys, the shared place, the private mark for the public) are
+    left out."""
     exclude = []
     if not any(row.stages > 1 for row in record.rows):
         exclude.append("stage")
@@ -143,6 +150,8 @@ def player_events_table(
         exclude.append("ravaytys")
     if not record.shows_private:
         exclude.append("private")
+    if not any(row.shared for row in record.rows):
+        exclude.append("shared")
     table = PlayerEventsTable(record.rows, exclude=exclude)
     if request is not None:
         paginate_table(request, table, per_page=EVENTS_PER_PAGE)

@@ -159,8 +159,19 @@ class GameSpec(Generic[Entry]):
         """
         if self.tie_breaks:
             return self.tie_breaks
+        return self.tie_breaks_of(self.defaults.get("tie_order"))
+
+    def tie_breaks_of(self, table_order: object) -> tuple[str, ...]:
+        """The tie-breaks that order players as the table tie order ``table_order`` does
+        (a ``tie_order`` setting): the seat, which the site never uses, stands for the
+        director's recorded tie-break and the place at the table, after the räväytys where
+        the game records them. An event keeps its order so (the setting is the engine's).
+
+        >>> import rules
+        >>> rules.game_spec("rutupeli").tie_breaks_of(["deals_won", "last_deal", "seat"])
+        ('deals_won', 'last_deal', 'director', 'head_to_head')
+        """
         order: list[str] = []
-        table_order = self.defaults.get("tie_order")
         for rule in table_order if isinstance(table_order, list | tuple) else ():
             names = {"seat": ("director", "head_to_head")}.get(str(rule), (str(rule),))
             if "director" in names and self.records_ravaytys:

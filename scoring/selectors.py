@@ -52,6 +52,18 @@ class TableSheet:
         return table_order(self, precedence=self.precedence, director_orders=self.tie_orders)
 
     @property
+    def winner(self) -> Seat | None:
+        """The finished table's winner by its places (`order`, the event's tie-break
+        precedence), or None while it plays or while its top place is shared. Not the
+        engine's `standing.winner`, which knows only the game's built-in tie order."""
+        if not self.standing.finished or self.problem is not None or not self.order:
+            return None
+        first = self.order[0]
+        if first.shared:
+            return None
+        return next((seat for seat in self.seats if seat.position == first.position), None)
+
+    @property
     def next_number(self) -> int | None:
         """The deal to enter next (a voided one first), or None when nothing can be entered:
         the game is over, or the table needs the director."""

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 from django.utils.translation import gettext
 
+from core.figures import per_deal_value
 from core.places import place_text
 from rules import TableStanding
 from scoring.judge import deal_scores, standing_and_problem
@@ -82,6 +83,9 @@ class RankingRow:
     stage: int | None = field(default=None)
     champion: bool = field(default=False)
     tie_break: str | None = field(default=None)
+    # A championship's: went on from a closed stage, then withdrew before the next was
+    # played (`formats.championship.no_shows_since_close`, as the bracket marks it).
+    no_show: bool = field(default=False)
 
     @property
     def place_label(self) -> str:
@@ -90,7 +94,8 @@ class RankingRow:
     @property
     def per_deal(self) -> float | None:
         """The points per deal as the feed and the downloads give them: 2 decimals."""
-        return None if self.average is None else round(float(self.average), 2)
+        rounded = per_deal_value(self.average)
+        return None if rounded is None else float(rounded)
 
     @property
     def tie_break_label(self) -> str:

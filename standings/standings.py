@@ -23,16 +23,16 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from formats.championship import stored_advancement
+from formats.championship import championship_no_shows, stored_advancement
 from formats.headtohead import H2HBoard, h2h_event_standings
 from formats.series import SeriesStandings, series_standings
 from rules.games import game_spec
 from scoring.selectors import TableSheet, stage_sheets, stages_sheets
 from standings.selectors import RankingRow, event_ranking
-from tournaments.advancement import StagePlacing, championship_ranking
+from tournaments.advancement import RankedPlayer, StagePlacing, championship_ranking
 from tournaments.models import Event, EventStatus, Stage, StageStatus, TieBreak
 from tournaments.selectors import stage_in_play
-from tournaments.tiebreaks import TOTAL
+from tournaments.tiebreaks import STAGE, TABLE_PLACE, TOTAL, TieBreakName, names_a_tie_break
 
 # What a standings ranks by (`Standings.ranked_by`), and the caption that says so.
 BY_TOTAL, BY_AVERAGE, BY_SAME_DEALS = "total", "average", "same_deals"
@@ -55,6 +55,9 @@ class Standings:
     ranked_by: str
     sheets: list[TableSheet] = field(default_factory=list)
     after_deals: int | None = None
+    # How a championship's stage in play compares its tables while they are at different
+    # deals (BY_AVERAGE or BY_SAME_DEALS; None while they are not): the caption says it.
+    mid_evening: str | None = None
     champion: RankingRow | None = None
     # The format's own detail, for the partials that show more than a row per player.
     series: SeriesStandings | None = None
@@ -77,7 +80,7 @@ class Standings:
     @property
     def decided(self) -> bool:
         """Whether any row's place was set by a tie-break (the column is shown then)."""
-        return any(row.decided_by not in (None, TOTAL) for row in self.rows)
+        return any(names_a_tie_break(row.decided_by) for row in self.rows)
 
     @property
     def columns(self) -> frozenset[str]:
@@ -93,7 +96,10 @@ class Standings:
 
     @property
     def caption(self) -> str:
-        return standings_caption(self.ranked_by, self.after_deals)
+        caption = standings_caption(self.ranked_by, self.after_deals)
+        if self.mid_evening is None:
+            return caption
+        return f"{caption} {mid_evening_caption(self.mid_evening, self.after_deals)}"
 
     @property
     def records_ravaytys(self) -> bool:
@@ -144,6 +150,22 @@ def standings_caption(ranked_by: str, after_deals: int | None = None) -> str:
     if ranked_by == BY_STAGE_REACHED:
         return gettext("Ranked by the last stage each player reached, then their place there.")
     return gettext("Ranked by total points.")
+
+
+def mid_evening_caption(mode: str, after_deals: int | None) -> str:
+    """How a stage in play compares places across tables at different deals, in words."""
+    if mode == BY_SAME_DEALS and after_deals is not None:
+        return ngettext(
+            "While the tables are at different deals, places compare by points after %(count)d "
+            "deal, and players yet to play a deal come last.",
+            "While the tables are at different deals, places compare by points after %(count)d "
+            "deals, and players yet to play a deal come last.",
+            after_deals,
+        ) % {"count": after_deals}
+    return gettext(
+        "While the tables are at different deals, places compare by points per deal, and "
+        "players yet to play a deal come last."
+    )
 
 
 def event_standings(
@@ -274,6 +296,11 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
     settled: dict[tuple[int, int], str] = {}
     rankings: list[list[list[StagePlacing[int]]]] = []
     champion = None
+    mid_evening, after_deals = None, None
+    # Who went on from a closed stage and has withdrawn since (the bracket says so too).
+    absent = championship_no_shows(
+        event=event, closed=[stage for stage in stages if stage.status == StageStatus.FINISHED]
+    )
     for stage in stages:
         stage_rows = event_ranking(
             event=event, sheets=sheets[stage.pk], tie_break_orders=orders[stage.pk]
@@ -291,16 +318,31 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
             champion = closed.champion if closed.over else None
         else:
             rankings.append(_placings(stage_rows))
+            first = stage_rows[0] if stage_rows else None
+            if first is not None and (first.by_average or first.after_deals is not None):
+                mid_evening = BY_AVERAGE if first.by_average else BY_SAME_DEALS
+                after_deals = first.after_deals
+    # How each player's place at their table was set apart from the seat above there.
+    at_table: dict[tuple[int, int], str | None] = {}
+    for stage in stages:
+        for sheet in sheets[stage.pk]:
+            player_at = {seat.position: seat.player_id for seat in sheet.seats}
+            for seat in sheet.order:
+                at_table[(stage.number, player_at[seat.position])] = seat.decided_by
     club = event.club.slug
     rows = []
     champion_row = None
+    above: RankedPlayer[int] | None = None
     for ranked in championship_ranking(rankings, champion):
         number = stages[ranked.stage - 1].number
         played = live.get((number, ranked.player))
+        decided_by = _final_decided_by(ranked, above, at_table.get((number, ranked.player)))
+        above = ranked
         row = RankingRow(
             place=ranked.place,
             shared=ranked.shared,
-            player=ranked.placing.name,
+            # The name as it is now (a closed stage keeps the one it was closed with).
+            player=played.player if played else ranked.placing.name,
             player_id=ranked.player,
             club_slug=club,
             table=ranked.placing.table,
@@ -313,8 +355,9 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
             units=played.units if played else None,
             stage=number,
             champion=ranked.champion,
-            decided_by=played.decided_by if played and not ranked.shared else None,
+            decided_by=decided_by,
             tie_break=settled.get((number, ranked.player)),
+            no_show=ranked.player in absent,
         )
         rows.append(row)
         if ranked.champion:
@@ -327,14 +370,39 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
         ranked_by=BY_STAGE_REACHED,
         sheets=in_play,
         champion=champion_row,
+        mid_evening=mid_evening,
+        after_deals=after_deals,
     )
+
+
+def _final_decided_by(
+    ranked: RankedPlayer[int], above: RankedPlayer[int] | None, at_table: str | None
+) -> str | None:
+    """What set a row of a championship's ranking apart from the row `above`, by what the
+    ranking compares (`championship_ranking`): the stage reached, then the stage's ranking
+    (the place at one's table, the total, the director's stage tie-break). Of two players
+    of one table, what set their places apart there (`at_table`). None for the first row
+    and a shared place, as in every ranking."""
+    if above is None or ranked.shared:
+        return None
+    if ranked.stage != above.stage:
+        return STAGE
+    here, there = ranked.placing, above.placing
+    if here.place != there.place:
+        return (at_table or TOTAL) if here.table == there.table else TABLE_PLACE
+    if here.key != there.key:
+        return TOTAL
+    return TieBreakName.DIRECTOR.value
 
 
 def _placings(rows: list[RankingRow]) -> list[list[StagePlacing[int]]]:
     """A stage in play's ranking as a closed one keeps it: by the place at one's table,
-    then the stage's ranking; equal on both, a group."""
-    groups: dict[tuple[int, int], list[StagePlacing[int]]] = {}
-    for row in sorted(rows, key=lambda r: (r.table_place, r.place)):
+    then the stage's ranking (by the event's ranking mode while the tables are at different
+    deals); equal on both, a group."""
+    # A player yet to play a deal has no place at the table (all there are level): after
+    # everyone who has, as the stage's own ranking puts them.
+    groups: dict[tuple[bool, int, int], list[StagePlacing[int]]] = {}
+    for row in sorted(rows, key=lambda r: (not r.deals, r.table_place, r.place)):
         placing = StagePlacing(
             player=row.player_id,
             name=row.player,
@@ -343,7 +411,7 @@ def _placings(rows: list[RankingRow]) -> list[list[StagePlacing[int]]]:
             place=row.table_place,
             shared=row.shared,
         )
-        groups.setdefault((row.table_place, row.place), []).append(placing)
+        groups.setdefault((not row.deals, row.table_place, row.place), []).append(placing)
     return list(groups.values())
 
 

@@ -6,16 +6,17 @@ them out, for the page and for the CSV/XLSX downloads alike.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
 import django_tables2 as tables
 from django.http import HttpRequest, HttpResponse
-from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from core.figures import per_deal_text, per_deal_value
 from core.places import place_text
 from core.tables import (
     COMMA,
@@ -33,7 +34,7 @@ from standings.standings import (
     OPTIONAL_COLUMNS,
     Standings,
 )
-from tournaments.tiebreaks import TOTAL, tie_break_label, tie_break_short_label
+from tournaments.tiebreaks import names_a_tie_break, tie_break_label, tie_break_short_label
 
 # The columns only some formats' standings fill.
 FORMAT_COLUMNS = ("stage", "rounds", "matches", "wins", "byes", "points", "units")
@@ -45,6 +46,7 @@ RANKING_PER_PAGE = 100
 SEQUENCE = (
     "place", "player", "total", "average", "after_total", "unconfirmed", "stage", "table",
     "rounds", "matches", "wins", "byes", "deals", "ravaytys", "units", "points", "decided_by",
+    "shared",
 )  # fmt: skip
 # The column of the figure a standings ranks by, where it is not the total (or a figure of
 # it, which follow the total): next to the player's name, so a phone shows it without
@@ -110,6 +112,8 @@ class RankingTable(BaseTable):
     ravaytys = tables.Column(
         verbose_name=_("Räväytys"), attrs=NUMBER, orderable=False, visible=False
     )
+    # The page's "=" of a shared place, while any is shared: the place stays a number.
+    shared = tables.Column(verbose_name=_("Shared place"), orderable=False, visible=False)
     # The tie-break that set the row apart from the one above (blank where the total did,
     # and on a shared place); hidden on the page while no tie-break decided anything, but
     # always in the downloads.
@@ -148,6 +152,8 @@ class RankingTable(BaseTable):
             self.export_excluded.append("after_total")
         if not any(row.unconfirmed for row in data):
             self.export_excluded.append("unconfirmed")
+        if not any(row.shared for row in data):
+            self.export_excluded.append("shared")
         if "ravaytys" not in shown and not (standings and standings.records_ravaytys):
             self.export_excluded.append("ravaytys")
         for name in self.export_excluded:
@@ -160,7 +166,7 @@ class RankingTable(BaseTable):
             self.columns["after_total"].column.verbose_name = ngettext(
                 "After %(count)d deal", "After %(count)d deals", first.after_deals
             ) % {"count": first.after_deals}
-        if not any(row.decided_by not in (None, TOTAL) for row in data):
+        if not any(names_a_tie_break(row.decided_by) for row in data):
             self.columns.hide("decided_by")
 
     def render_place(self, record: RankingRow) -> str:
@@ -173,20 +179,23 @@ class RankingTable(BaseTable):
         return record.player
 
     def render_average(self, value: Fraction) -> str:
-        # number_format cuts the digits off (22.29 would read 22.2): round first.
-        return number_format(round(float(value), 1), decimal_pos=1)
+        return per_deal_text(value)
 
-    def value_average(self, record: RankingRow) -> float | str:
-        return "" if record.per_deal is None else record.per_deal
+    def value_average(self, record: RankingRow) -> Decimal | str:
+        rounded = per_deal_value(record.average)
+        return "" if rounded is None else rounded
 
     def value_unconfirmed(self, record: RankingRow) -> str:
         return gettext("yes") if record.unconfirmed else ""
+
+    def value_shared(self, record: RankingRow) -> str:
+        return gettext("yes") if record.shared else ""
 
     def value_total(self, record: RankingRow) -> int:
         return record.total
 
     def render_decided_by(self, value: str) -> str:
-        if value == TOTAL:
+        if not names_a_tie_break(value):
             return ""
         return format_html(
             '<span class="decided" title="{}">{}</span>',
@@ -195,7 +204,7 @@ class RankingTable(BaseTable):
         )
 
     def value_decided_by(self, record: RankingRow) -> str:
-        if record.decided_by in (None, TOTAL):
+        if not names_a_tie_break(record.decided_by):
             return ""
         return gettext(tie_break_short_label(record.decided_by))
 

@@ -90,7 +90,14 @@ def event_create(
     """Create an event with its rules fixed now (RuleViolation on a bad option), and its
     format with the options chosen for it (the form has checked them), and its tie-break
     precedence (`tie_breaks`, empty: the game's usual order). It stays private until
-    `event_publish` unless `published`."""
+    `event_publish` unless `published`. The engine's table tie order (`tie_order`) is no
+    option of an event: its `tie_breaks` are the one order every output follows."""
+    if options and "tie_order" in options:
+        raise RuleViolation(
+            _("An event breaks ties by its own tie-breaks; the game's tie order is not set."),
+            code="tie_order",
+            field="tie_order",
+        )
     variant = get_variant(variant_id, **(options or {}))
     if refusal := season_refusal(season=season, club=club):
         raise refusal

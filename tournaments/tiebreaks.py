@@ -33,7 +33,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeGuard, TypeVar
 
 from core.places import place_text
 from rules.errors import RulesError, RuleViolation, token_text
@@ -41,10 +41,14 @@ from rules.games import game_spec
 from rules.i18n import _
 
 __all__ = [
+    "RANKING_KEYS",
+    "STAGE",
+    "TABLE_PLACE",
     "Contender",
     "Placing",
     "TieBreakName",
     "default_tie_breaks",
+    "names_a_tie_break",
     "rank_by_precedence",
     "tie_break_label",
     "tie_break_precedence",
@@ -76,6 +80,18 @@ class TieBreakName(enum.StrEnum):
 
 
 TOTAL = TieBreakName.TOTAL.value
+_NAMES = frozenset(TieBreakName)
+# What else a championship's final ranking is set apart by, before any tie-break: the last
+# stage reached, then the place at one's table there (`decided_by`'s other names).
+STAGE, TABLE_PLACE = "stage", "table_place"
+# The ranking's own keys: a row they set apart names no tie-break on a page or a download.
+RANKING_KEYS = frozenset({TOTAL, STAGE, TABLE_PLACE})
+
+
+def names_a_tie_break(decided_by: str | None) -> TypeGuard[str]:
+    """Whether a row's ``decided_by`` is a tie-break (shown), not the ranking's own key."""
+    return decided_by is not None and decided_by not in RANKING_KEYS
+
 
 _LABELS = {
     "total": _("Total points"),
@@ -86,6 +102,8 @@ _LABELS = {
     "director": _("The director's recorded tie-break"),
     # Head to head's own (tournaments.pairing): settlement points between equal match wins.
     "points": _("More settlement points"),
+    STAGE: _("The last stage reached"),
+    TABLE_PLACE: _("The place at one's table"),
 }
 _SHORT_LABELS = {
     "total": _("total"),
@@ -95,6 +113,8 @@ _SHORT_LABELS = {
     "head_to_head": _("head-to-head"),
     "director": _("director"),
     "points": _("points"),
+    STAGE: _("stage reached"),
+    TABLE_PLACE: _("place at table"),
 }
 
 
@@ -151,7 +171,7 @@ def tie_break_precedence(order: object, *, game: str) -> tuple[str, ...]:
     allowed = allowed_tie_breaks(game)
     names: list[str] = []
     for index, value in enumerate(order):
-        if not isinstance(value, str) or value not in _LABELS:
+        if not isinstance(value, str) or value not in _NAMES:
             raise _bad(_("Unknown tie-break: %(value)s."), value=token_text(value))
         if value not in allowed:
             raise _bad(

@@ -438,3 +438,20 @@ def test_the_manage_page_asks_for_the_override_of_a_late_entry_past_stage_1(clie
     client.post(seat, {f"p{late_comer.pk}": f"t{final.pk}", "override": "on"})
     assert late_comer.pk in seated(final)
     assert event.registrations.get(player=late_comer).seated_late_by == director
+
+
+def test_six_entrants_at_one_table_are_told_why_the_first_stage_is_the_final(client):
+    """Six players fit one table of up to six: there is one stage, and the bracket and the
+    manage page say why, not only "the final"."""
+    event, stage, director = championship(6)
+    assert stage.tables.count() == 1
+    (shown,) = championship_bracket(event=event).stages
+    why = "6 players fit at one table of up to 6: this stage is the final."
+    assert shown.final_note == why
+    assert why in client.get(event.get_absolute_url()).content.decode()
+    client.force_login(director)
+    manage = reverse("event_manage", args=[event.club.slug, event.pk])
+    assert why in client.get(manage).content.decode()
+    # A first stage of several tables needs no such word.
+    other, _stage, _director = championship(9)
+    assert [s.final_note for s in championship_bracket(event=other).stages] == [""]

@@ -5,19 +5,24 @@ redraw without reopening never seats an absent player (their table plays one sho
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from formats.championship import (
     DRIFT_REOPENED,
+    championship_bracket,
     closed_stage_decision_record,
     closed_stage_drift,
+    no_shows_since_close,
     reopen_refusal,
 )
 from rules import RuleViolation
+from standings.standings import event_standings
 from tests.formats.test_championship import names, play, seated, winner_scheme
 from tests.formats.test_championship_drift import FLIP, closed_stage, correct
-from tournaments.models import Seat, Stage, StageStatus
+from tournaments.models import Player, Seat, Stage, StageStatus
 from tournaments.services import registration_status_set, stage_confirm, stage_draw
 
 pytestmark = pytest.mark.django_db
@@ -116,3 +121,24 @@ def test_the_manage_page_previews_the_reopen_and_the_director_does_it(client):
     )
     assert "Stage 1 is judged again" in response.content.decode()
     assert seated(tables[0])[1] in _second_stage_players(event)
+
+
+def test_a_no_show_after_the_close_is_said_on_the_public_bracket_and_standings(client):
+    """The manage page knew; the public saw the absent player "goes on" with nothing said.
+    One predicate (`no_shows_since_close`) marks them on both public outputs."""
+    event, stage, _director, tables = closed_stage()
+    absent = seated(tables[1])[0]
+    registration_status_set(
+        registration=event.registrations.get(player_id=absent), status="withdrawn"
+    )
+    assert no_shows_since_close(stage=stage) == {absent}
+    assert championship_bracket(event=event).no_shows == {absent}
+    rows = event_standings(event=event).rows
+    assert [row.player_id for row in rows if row.no_show] == [absent]
+    html = client.get(event.get_absolute_url()).content.decode()
+    name = Player.objects.get(pk=absent).name
+    section = html.split('id="bracket"', 1)[1].split("</section>", 1)[0]
+    assert re.search(re.escape(name) + r"[^<]*<.*?no-show", section, re.S)
+    ranking = html.split('class="table ranking-table"', 1)[1].split("</table>", 1)[0]
+    (row,) = [r for r in re.findall(r"<tr.*?</tr>", ranking, re.S) if name in r]
+    assert "no-show" in row

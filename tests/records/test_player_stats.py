@@ -291,12 +291,12 @@ def test_the_page_shows_the_games_and_the_head_to_head(aino, client):
     a = aino["players"][0]
     e = aino["events"]
     html = client.get(reverse("player_record", args=[a.club.slug, a.pk])).content.decode()
-    assert 'data-stat="penalty">15.8</strong> <small>(penalty games; lower is better)' in html
+    assert 'data-stat="penalty">15.83</strong> <small>(penalty games; lower is better)' in html
     games = table_rows(html, "Totals per game")
     assert [row[0] for row in games] == ["Räväytys", "Rutupeli", "Gin Römi"]
     gin_row = games[2]
     assert gin_row[1:5] == ["4", "7", "2", "1"]  # events, deals, won, games won to the end
-    assert gin_row[6] == "22.3\nhigher is better"
+    assert gin_row[6] == "22.29\nhigher is better"  # two decimals, as every per-deal figure
     assert gin_row[7] == f"+78\ndeal 1 · {e['g1'].name}"
     assert gin_row[8] == f"-78\ndeal 1 · {e['g2'].name}"
     assert games[0][7:] == [f"0\ndeal 1 · {e['r1'].name}", f"30\ndeal 2 · {e['r1'].name}"]

@@ -9,6 +9,7 @@ import csv
 import datetime
 import io
 import json
+import re
 
 import openpyxl
 import pytest
@@ -58,6 +59,8 @@ def test_the_downloads_have_the_points_per_deal_the_ranking_goes_by_as_numbers(c
     per_deal = header.index("Per deal")
     assert per_deal == header.index("Total") + 1
     figures = [float(row[per_deal]) for row in rows]
+    # Two decimals, as the page and the feed: "10.00", never "10.0" beside "18.33".
+    assert all(re.fullmatch(r"\d+\.\d\d", row[per_deal]) for row in rows)
     assert figures == sorted(figures)  # the order the rows are in (a penalty game)
     feed = client.get(reverse("event_standings_feed", args=[event.club.slug, event.pk]))
     assert figures == [p["average"] for p in json.loads(feed.content)["standings"]["players"]]
@@ -65,6 +68,7 @@ def test_the_downloads_have_the_points_per_deal_the_ranking_goes_by_as_numbers(c
     head, *cells = xlsx_cells(download(client, event, "xlsx"))
     assert head[per_deal].value == "Per deal"
     assert all(row[per_deal].data_type == "n" for row in cells)  # a number, not text
+    assert all(row[per_deal].number_format == "0.00" for row in cells)
     assert [row[per_deal].value for row in cells] == figures
 
 

@@ -18,11 +18,13 @@ from pypdf import PdfReader
 from formats.championship import championship_stage_close, tie_break_record
 from formats.series import series_round_draw
 from printing.boards import bracket_file, standings_file
+from printing.sheets import table_sheet_file
 from records.selectors import player_record
 from scoring.selectors import stage_sheets
 from standings.standings import event_standings
 from tests.formats.test_championship import (
     championship,
+    entry,
     seated,
     tied_scheme,
     winner_scheme,
@@ -35,6 +37,7 @@ from tests.formats.test_headtohead import play as play_match
 from tests.formats.test_series import play_out, series_event
 from tests.scoring.conftest import seated_event
 from tests.standings.test_tables_export import play as play_night
+from tournaments.event_settings import event_tie_breaks_set
 from tournaments.models import EventFormat, EventStatus, Player, StageStatus
 from tournaments.services import event_publish, stage_confirm
 
@@ -171,6 +174,10 @@ def test_every_output_reads_the_one_standings(client, kind):
         (str(row.place), row.player) for row in standings.rows
     ]
     assert [int(row[total]) for row in rows] == [row.total for row in standings.rows]
+    # A shared place is marked as the page marks it ("=2"), in words beside the number.
+    shared = ["yes" if row.shared else "" for row in standings.rows]
+    if any(shared):
+        assert [row[header.index("Shared place")] for row in rows] == shared
     if kind == "swiss":
         wins = header.index("Wins")
         assert [int(row[wins]) for row in rows] == [row.wins for row in standings.rows]
@@ -188,6 +195,8 @@ def test_every_output_reads_the_one_standings(client, kind):
     assert [(row[0], row[1], row[total]) for row in xlsx] == [
         (row.place, row.player, row.total) for row in standings.rows
     ]
+    if any(shared):
+        assert [row[header.index("Shared place")] or "" for row in xlsx] == shared
 
     lines = _pdf_lines(event)
     printed = [
@@ -262,3 +271,116 @@ def test_a_record_credits_a_settled_tie_as_the_director_recorded_it():
     assert firsts == {a: 0, b: 1}
     (sheet,) = [s for s in stage_sheets(stage=stage) if s.table.pk == tables[0].pk]
     assert [sheet.seats[p.position].player_id for p in sheet.order][:2] == [b, a]
+
+
+def deals_won_against_last_deal(seats: int = 3) -> list[dict]:
+    """Seats 0 and 1 level on the total (85): seat 0 won more deals (4 to 2), seat 1 took
+    fewer points in the last deal (5 to 25). The engine's own tie order (last deal first)
+    crowns seat 1; an event that puts deals won first crowns seat 0."""
+    deals = []
+    for number in range(7):
+        points = [50] * seats
+        if number < 4:
+            out, points[1] = 0, 20
+        elif number < 6:
+            out, points[0] = 1, 30
+        else:
+            out, points[0], points[1] = 2, 25, 5
+        points[out] = 0
+        deals.append(entry(out, points))
+    return deals
+
+
+def test_the_printed_result_sheet_names_the_winner_every_other_output_names():
+    _event, stage, director = championship(9)
+    event = event_tie_breaks_set(event=stage.event, order=["total", "deals_won", "last_deal"])
+    tables = list(stage.tables.order_by("number"))
+    play_championship(tables[0], deals_won_against_last_deal())
+    for table in tables[1:]:
+        play_championship(table, winner_scheme(3, winner=2))
+    (sheet,) = [s for s in stage_sheets(stage=stage) if s.table.pk == tables[0].pk]
+    won_more = sheet.seats[0]
+    assert sheet.winner == won_more
+    standings = event_standings(event=event, stage=stage)
+    assert next(r.player for r in standings.rows if r.table == 1 and r.table_place == 1) == (
+        won_more.player.name
+    )
+    printed = table_sheet_file(table=tables[0], filled=True, language="en").content
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(printed)).pages)
+    assert f"Winner: {won_more.player.name}" in text
+    championship_stage_close(stage=stage, by=director, seed=5)
+    stage.refresh_from_db()
+    assert won_more.player_id in {row["player"] for row in stage.outcome["advancers"]}
+
+
+def championship_with_a_close_final():
+    """`finished_championship`'s first stage; its final's runner-up beats third place on
+    the total, and the champion the runner-up on the last deal (level on 85)."""
+    event, stage, director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    play_championship(tables[0], tied_scheme(3))
+    for table in tables[1:]:
+        play_championship(table, winner_scheme(3, winner=2))
+    a, b, _c = seated(tables[0])
+    tie_break_record(table=tables[0], method="card_draw", order=[b, a], note="", by=director)
+    final = championship_stage_close(stage=stage, by=director, seed=5)
+    stage_confirm(stage=final)
+    play_championship(final.tables.get(), deals_won_against_last_deal())
+    championship_stage_close(stage=final, by=director)
+    event.refresh_from_db()
+    assert event.status == EventStatus.FINISHED
+    return event
+
+
+def _page_decided_by(client, event) -> list[str]:
+    live = client.get(reverse("event_live", args=[event.club.slug, event.pk])).content.decode()
+    body = live.split('class="table ranking-table"', 1)[1].split("</table>", 1)[0]
+    heads = [_text(cell) for cell in re.findall(r"<th.*?</th>", body, flags=re.S)]
+    column = heads.index("Decided by")
+    rows = re.findall(r"<tr.*?</tr>", body.split("<tbody", 1)[1], flags=re.S)
+    return [_text(re.findall(r"<td.*?</td>", row, flags=re.S)[column]) for row in rows]
+
+
+def test_a_championships_final_ranking_says_what_set_each_row_apart_in_every_output(client):
+    """Each row is set apart from the one above by the ranking's own keys (the stage
+    reached, the place at the table, the total), or by the tie-break at the final table;
+    never by what decided the player's row in the first stage's ranking."""
+    event = championship_with_a_close_final()
+    event_publish(event=event, published=True)
+    rows = event_standings(event=event).rows
+    assert [row.stage for row in rows] == [2, 2, 2, 1, 1, 1, 1, 1, 1]
+    expected = [None, "last_deal", "total", "stage", None, None, None, None, "total"]
+    assert [row.decided_by for row in rows] == expected
+
+    feed = json.loads(
+        client.get(reverse("event_standings_feed", args=[event.club.slug, event.pk])).content
+    )["standings"]
+    assert [p["decided_by"] for p in feed["players"]] == expected
+    # The ranking's own keys go without saying, as the total does: only a tie-break is named.
+    words = ["", "last deal", "", "", "", "", "", "", ""]
+    assert _page_decided_by(client, event) == words
+    header, csv_rows = _csv_rows(client, event)
+    assert [row[header.index("Decided by")] for row in csv_rows] == words
+    xlsx_header, xlsx = _xlsx_rows(client, event)
+    assert [row[xlsx_header.index("Decided by")] or "" for row in xlsx] == words
+
+
+def test_a_shared_place_is_marked_on_the_record_and_in_its_download(client):
+    """Level on everything and no tie-break recorded, two players share first at their
+    table: the record says "=1/3" as the pages say "=1", its download says so in words, and
+    neither has won the table (the table has no winner until the director settles it)."""
+    _event, stage, _director = championship(9)
+    tables = list(stage.tables.order_by("number"))
+    play_championship(tables[0], tied_scheme(3))
+    a, b, _c = seated(tables[0])
+    (sheet,) = [s for s in stage_sheets(stage=stage) if s.table.pk == tables[0].pk]
+    assert sheet.winner is None
+    for player_id in (a, b):
+        player = Player.objects.get(pk=player_id)
+        record = player_record(player=player)
+        assert sum(g.firsts for g in record.games) == 0
+        page = client.get(reverse("player_record", args=[player.club.slug, player.pk]))
+        assert ">=1/3<" in page.content.decode()
+        url = reverse("player_record_export", args=[player.club.slug, player.pk, "csv"])
+        header, *rows = list(csv.reader(io.StringIO(client.get(url).content.decode("utf-8-sig"))))
+        assert [row[header.index("Shared place")] for row in rows] == ["yes"]

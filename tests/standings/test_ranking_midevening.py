@@ -11,6 +11,9 @@ from scoring.selectors import sheet_points_matrix, table_sheet
 from scoring.services import Actor, deal_record
 from scoring.templatetags.score_tables import totals_table
 from standings.selectors import event_ranking
+from standings.standings import event_standings
+from tests.formats.test_championship import championship, winner_scheme
+from tests.formats.test_championship import play as play_championship
 from tests.scoring.conftest import new_request_id, seated_event
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +64,7 @@ def test_a_table_fewer_deals_in_does_not_rank_above_on_its_lower_total(client):
     assert "Per deal" in header and "Total" in header
     # The total next to the name, then the points per deal it ranks by.
     thirty = next(row for row in rows if row[2].rstrip("*") == "30")
-    assert thirty[3] == "10.0"
+    assert thirty[3] == "10.00"  # two decimals, as every per-deal figure
 
 
 def test_tables_at_the_same_deal_rank_by_total_and_equal_players_share_a_place(client):
@@ -133,3 +136,26 @@ def test_a_ravaytys_is_marked_on_the_sheet_and_counted_on_the_ranking(client):
     rows = ranking_rows(public)
     assert next(row for row in rows if "R×2" in row[2])[1] == seat.player.name
     assert sum("R" in row[2] for row in rows) == 1
+
+
+def test_a_championship_table_yet_to_start_ranks_after_everyone_who_has_played(client):
+    """Mid-evening, a table with no deal has everyone level at its top place: that is no
+    result, and ranks below every player with one (the Räväytys cup had table 1, 0 deals,
+    at =2 above players 25 after one deal)."""
+    event, stage, _director = championship(9)
+    waiting, *playing = list(stage.tables.order_by("number"))
+    for table in playing:
+        play_championship(table, winner_scheme(3, winner=2), upto=1)
+    standings = event_standings(event=event)
+    not_started = {seat.player_id for seat in waiting.seats.all()}
+    rows = standings.rows
+    assert [row.player_id in not_started for row in rows] == [False] * 6 + [True] * 3
+    assert all(row.place == 7 and row.shared for row in rows[6:])
+    # The page says how the stage in play compares tables at different deals.
+    assert standings.caption == (
+        "Ranked by the last stage each player reached, then their place there. "
+        "While the tables are at different deals, places compare by points per deal, and "
+        "players yet to play a deal come last."
+    )
+    html = client.get(event.get_absolute_url()).content.decode()
+    assert "places compare by points per deal" in html

@@ -5,14 +5,16 @@ precedence on the manage page; and standings from confirmed deals only."""
 from __future__ import annotations
 
 import csv
+import importlib
 import io
 import re
 
 import pytest
+from django.apps import apps as django_apps
 from django.test import RequestFactory
 from django.urls import reverse
 
-from rules import RuleViolation
+from rules import RuleViolation, get_variant
 from scoring.selectors import confirmed_deals, event_sheets, table_sheet
 from scoring.services import Actor, deal_confirm, deal_record
 from standings.selectors import event_precedence, event_ranking, public_stage, stage_ranking
@@ -21,7 +23,7 @@ from tests.factories import MembershipFactory, UserFactory
 from tests.scoring.conftest import new_request_id, seated_event
 from tournaments.event_settings import event_tie_breaks_set
 from tournaments.models import Event, Role, TieBreak
-from tournaments.services import event_publish
+from tournaments.services import event_create, event_publish
 from tournaments.tiebreak_forms import TieBreaksForm
 
 pytestmark = pytest.mark.django_db
@@ -166,8 +168,8 @@ def test_the_ranking_table_shows_and_exports_what_decided_each_place(
     )
     export = ranking_table(event_ranking(event=event))
     header, *rows = list(export.as_values())
-    assert header[-1] == "Decided by"
-    assert [row[-1] or "" for row in rows] == ["", "", "last deal", ""]
+    decided = header.index("Decided by")
+    assert [row[decided] or "" for row in rows] == ["", "", "last deal", ""]
 
 
 def test_the_column_stays_off_the_page_while_no_tie_break_decided():
@@ -176,7 +178,7 @@ def test_the_column_stays_off_the_page_while_no_tie_break_decided():
     table_html = html_of(ranking_table(event_ranking(event=fresh(event))))
     assert "Decided by" not in table_html
     header = next(iter(ranking_table(event_ranking(event=fresh(event))).as_values()))
-    assert header[-1] == "Decided by"
+    assert "Decided by" in header
 
 
 def test_a_stored_precedence_the_site_refuses_reads_as_the_games_default():
@@ -328,7 +330,7 @@ def test_the_stage_page_shows_the_stages_standings_sorted_and_downloadable(clien
     header, *rows = list(csv.reader(io.StringIO(download.content.decode("utf-8-sig"))))
     assert header == [
         "#", "Player", "Total", "Per deal", "Includes unconfirmed deals", "Table", "Deals",
-        "Decided by",
+        "Decided by", "Shared place",
     ]  # fmt: skip
     assert len(rows) == 8
     assert client.get(stage_url(event, 2)).status_code == 404
@@ -356,3 +358,43 @@ def test_a_private_events_stage_page_is_not_found(client):
     assert client.get(csv_url).status_code == 404
     client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
     assert client.get(stage_url(event)).status_code == 200  # its director sees it
+
+
+# -- one tie order per event: the event's ---------------------------------------------------
+
+
+def test_an_event_takes_no_tie_order_of_the_engine():
+    """The engine's table tie order would be a second order beside the event's precedence
+    (the printed sheet read one, the ranking the other): the event has one, its own."""
+    event, _tables = seated_event(variant_id="rutupeli", players=4)
+    with pytest.raises(RuleViolation) as caught:
+        event_create(
+            club=event.club, name="Two orders", date=event.date, variant_id="rutupeli",
+            options={"tie_order": ["deals_won", "last_deal", "seat"]},
+        )  # fmt: skip
+    assert caught.value.field == "tie_order"
+    assert not Event.objects.filter(name="Two orders").exists()
+
+
+def _migration():
+    return importlib.import_module("tournaments.migrations.0016_event_tie_order_into_tie_breaks")
+
+
+def test_the_migration_moves_a_stored_tie_order_into_the_events_precedence():
+    event, _tables = seated_event(variant_id="ravaytys", players=4)
+    options = dict(event.variant_options, tie_order=["deals_won", "last_deal", "seat"])
+    Event.objects.filter(pk=event.pk).update(variant_options=options)
+    chosen, _tables = seated_event(variant_id="rutupeli", players=4, club=event.club)
+    Event.objects.filter(pk=chosen.pk).update(
+        variant_options=dict(chosen.variant_options, tie_order=["seat"]),
+        tie_breaks=["total", "head_to_head"],
+    )
+    _migration().move_tie_orders(django_apps, None)
+    moved, kept = fresh(event), fresh(chosen)
+    assert moved.tie_breaks == [
+        "total", "deals_won", "last_deal", "ravaytys", "director", "head_to_head"
+    ]  # fmt: skip
+    assert moved.variant.tie_order == get_variant("ravaytys").tie_order
+    # A precedence the director chose stays: it is what the ranking already followed.
+    assert kept.tie_breaks == ["total", "head_to_head"]
+    assert kept.variant.tie_order == get_variant("rutupeli").tie_order

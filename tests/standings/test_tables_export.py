@@ -256,7 +256,7 @@ def test_the_ranking_downloads_as_csv_with_every_row(client, night):
     # page's * beside a total with unconfirmed deals is said in words.
     assert header == [
         "#", "Player", "Total", "Per deal", "Includes unconfirmed deals", "Table", "Deals",
-        "Decided by",
+        "Decided by", "Shared place",
     ]  # fmt: skip
     ranking = event_ranking(event=event)
     assert len(rows) == len(ranking) == 8
@@ -280,7 +280,7 @@ def test_the_ranking_downloads_as_xlsx_with_numbers(client, night):
     assert title == "Ranking"
     assert header == (
         "#", "Player", "Total", "Per deal", "Includes unconfirmed deals", "Table", "Deals",
-        "Decided by",
+        "Decided by", "Shared place",
     )  # fmt: skip
     ranking = event_ranking(event=event)
     assert [row[:3] + row[5:7] for row in rows] == [

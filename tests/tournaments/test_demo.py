@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import io
 import itertools
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
+from pypdf import PdfReader
 
 from demo.loader import (
     CHAMPIONSHIP,
@@ -22,7 +24,9 @@ from demo.loader import (
 from formats.championship import championship_bracket
 from formats.headtohead import h2h_event_standings
 from formats.series import series_standings
+from printing.sheets import table_sheet_file
 from scoring.models import Deal, DealStatus
+from scoring.selectors import table_sheet
 from tournaments.models import (
     Club,
     Event,
@@ -313,3 +317,21 @@ def test_demo_private_event_is_seen_by_its_director_only(db, client):
     assert PRIVATE_EVENT not in client.get(reverse("club_detail", args=["demo"])).content.decode()
     client.force_login(get_user_model().objects.get(username="director"))
     assert client.get(address).status_code == 200
+
+
+def test_demo_winter_cup_breaks_ties_by_deals_won_and_its_result_sheet_says_so(db):
+    """The winter cup puts deals won before the last deal: its first table's two leaders are
+    level on the total, and the one who won more deals is the winner on the printed result
+    sheet, as on its page and in its standings."""
+    call_command("demo_load")
+    event = Event.objects.get(club__slug="demo", name=CHAMPIONSHIP_LIVE)
+    assert event.tie_breaks[:3] == ["total", "deals_won", "last_deal"]
+    first = event.stages.get(number=1)
+    table = first.tables.get(number=1)
+    sheet = table_sheet(table=table)
+    won_more = table.seats.get(position=0)
+    assert sheet.standing.totals[0] == sheet.standing.totals[1]
+    assert sheet.winner == won_more
+    printed = table_sheet_file(table=table, filled=True, language="en").content
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(printed)).pages)
+    assert f"Winner: {won_more.player.name}" in text
