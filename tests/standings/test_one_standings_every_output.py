@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import re
+from html import unescape
 
 import openpyxl
 import pytest
@@ -36,6 +37,7 @@ from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of
 from tests.formats.test_headtohead import play as play_match
 from tests.formats.test_series import play_out, series_event
 from tests.scoring.conftest import seated_event
+from tests.scoring.test_entry_views import seated_client
 from tests.standings.test_tables_export import play as play_night
 from tournaments.event_settings import event_tie_breaks_set
 from tournaments.models import EventFormat, EventStatus, Player, StageStatus
@@ -308,9 +310,28 @@ def test_the_printed_result_sheet_names_the_winner_every_other_output_names():
     printed = table_sheet_file(table=tables[0], filled=True, language="en").content
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(printed)).pages)
     assert f"Winner: {won_more.player.name}" in text
+    # The table's own page, where the players read it first, names the same winner.
+    phone = seated_client(tables[0], 1)
+    page = phone.get(reverse("table_entry", args=[tables[0].entry_key])).content.decode()
+    assert f"{won_more.player.name} wins the table." in unescape(page)
     championship_stage_close(stage=stage, by=director, seed=5)
     stage.refresh_from_db()
     assert won_more.player_id in {row["player"] for row in stage.outcome["advancers"]}
+
+
+def test_a_table_level_under_the_events_tie_order_names_no_winner_on_its_page():
+    # The game's own order would split the two on the last deal; this event does not look
+    # at it, so its table page says the director settles the win, as the ranking shares it.
+    _event, stage, _director = championship(9)
+    event_tie_breaks_set(event=stage.event, order=["total", "director"])
+    table = stage.tables.order_by("number").first()
+    play_championship(table, deals_won_against_last_deal())
+    (sheet,) = [s for s in stage_sheets(stage=stage) if s.table.pk == table.pk]
+    assert sheet.winner is None and sheet.standing.winner is not None
+    page = seated_client(table, 1).get(reverse("table_entry", args=[table.entry_key]))
+    html = unescape(page.content.decode())
+    assert "The top players are level: the director settles the win." in html
+    assert "wins the table" not in html
 
 
 def championship_with_a_close_final():
