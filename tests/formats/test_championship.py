@@ -370,7 +370,7 @@ def test_a_series_and_a_swiss_keep_their_own_options():
         "clubs_apart": False,
         "series_ranking": "points",
     }
-    gin = {**_event_post(format="swiss", swiss_rounds=4, bye_wins="0", bye_points=30)}
+    gin = {**_event_post(format="swiss", swiss_rounds=4, swiss_bye_wins="0", swiss_bye_points=30)}
     gin.update(variant_id="gin_romi", preferred_table_size=2)
     form = EventForm(gin)
     assert form.is_valid(), form.errors
