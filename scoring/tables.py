@@ -159,6 +159,10 @@ class HistoryTable(BaseTable):
         verbose_name=_("What changed"),
         orderable=False,
     )
+    # The director's reason for a correction or a void.
+    why = tables.Column(
+        verbose_name=_("Why"), accessor="version__note", default="—", orderable=False
+    )
 
     class Meta(BaseTable.Meta):
         orderable = False

@@ -395,7 +395,8 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
         return _entry_refused(request, table, number, entry, meta)
     try:
         deal = deal_record(table=table, number=number, entry=entry.to_entry(), by=actor,
-                           expected_version=meta.base_version, request_id=meta.save_id)  # fmt: skip
+                           expected_version=meta.base_version, request_id=meta.save_id,
+                           reason=meta.correction_reason)  # fmt: skip
     except StaleDeal as stale:
         return _stale(request, table, stale, number)
     except RuleViolation as error:

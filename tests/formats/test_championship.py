@@ -384,7 +384,7 @@ def test_a_withdrawn_winner_is_replaced_by_the_next_at_their_table():
         play(table, winner_scheme(3, winner=0))
     gone = seated(tables[1])[0]
     registration = event.registrations.get(player_id=gone)
-    registration_status_set(registration=registration, status="withdrawn")
+    registration_status_set(registration=registration, status="withdrawn", confirmed=True)
     preview = championship_close_preview(stage=stage)
     assert isinstance(preview, Advancement)
     assert gone not in preview.players
