@@ -4,13 +4,23 @@ look at."""
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from core.tasks import QUEUE_UNAVAILABLE
-from demo.loader import CORRECTED_NIGHT, demo_load
+from demo.loader import (
+    CHAMPIONSHIP,
+    CORRECTED_NIGHT,
+    LATE_NIGHT,
+    SEASON,
+    SERIES,
+    SWISS,
+    demo_load,
+)
+from printing.jobs import print_job_request
 from tests.e2e.conftest import shoot_widths, sign_in
 from tests.test_tasks_broker_down import CLOSED, queue_pointed_at
-from tournaments.models import Event
+from tournaments.models import Event, Season, Table
 
 
 def test_the_new_event_forms_fixed_rules_read_across_a_laptop(live_server, phone):
@@ -57,3 +67,81 @@ def test_the_print_button_shows_it_is_at_work_and_a_queue_down_says_so(live_serv
         phone.get_by_role("alert").wait_for()
     assert str(QUEUE_UNAVAILABLE) in phone.get_by_role("alert").inner_text()
     shoot_widths(phone, "director-print-queue-down")
+
+
+def _post_from(page, url: str, fields: dict[str, str]) -> None:
+    """Post `fields` to `url` as a form of the page would (with its CSRF token): how a
+    director reaches a confirmation page, which only a post asks for."""
+    with page.expect_navigation():
+        page.evaluate(
+            """([url, fields]) => {
+          const form = document.createElement("form");
+          form.method = "post";
+          form.action = url;
+          const token = document.querySelector("input[name=csrfmiddlewaretoken]");
+          for (const [name, value] of Object.entries({...fields, [token.name]: token.value})) {
+            const input = document.createElement("input");
+            input.type = "hidden";
+            input.name = name;
+            input.value = value;
+            form.append(input);
+          }
+          document.body.append(form);
+          form.submit();
+        }""",
+            [url, fields],
+        )
+
+
+def test_every_director_page_at_a_phones_and_a_laptops_width(live_server, phone):
+    club = demo_load()
+    director = get_user_model().objects.get(username="director")
+    sign_in(phone, live_server.url, "director", "director")
+    night = Event.objects.get(club=club, name=CORRECTED_NIGHT)
+    table = Table.objects.filter(stage__event=night).order_by("number").first()
+    season = Season.objects.get(club=club, name=SEASON)
+    job = print_job_request(event=night, kind="table_sheets", params={"stage": 1}, by=director)
+    slug = club.slug
+    pages = {
+        "club": reverse("club_detail", args=[slug]),
+        "club-members": reverse("club_members", args=[slug]),
+        "club-settings": reverse("club_settings", args=[slug]),
+        "season-new": reverse("season_new", args=[slug]),
+        "season-edit": reverse("season_edit", args=[slug, season.pk]),
+        "season-league": reverse("season_league", args=[slug, season.pk]),
+        "season-scheme": reverse("season_scheme_edit", args=[slug, season.pk]),
+        "new-gin-event": reverse("event_new", args=[slug]) + "?game=gin_romi",
+        "tables": reverse("event_tables", args=[slug, night.pk]),
+        "table-history": reverse("table_history", args=[slug, night.pk, table.pk]),
+        "correction": reverse("deal_edit", args=[table.entry_key, 1]),
+        "revoke-confirm": reverse("table_revoke_confirm", args=[slug, night.pk, table.pk]),
+        "print-job": reverse("print_job", args=[slug, night.pk, job.pk]),
+    }
+    for name in (CORRECTED_NIGHT, LATE_NIGHT, CHAMPIONSHIP, SERIES, SWISS):
+        event = Event.objects.get(club=club, name=name)
+        pages[f"manage-{event.format}-{event.pk}"] = reverse("event_manage", args=[slug, event.pk])
+    for name, path in pages.items():
+        answer = phone.goto(live_server.url + path)
+        assert answer is not None and answer.status == 200, (name, answer and answer.status)
+        shoot_widths(phone, f"director-{name}")
+
+    # The confirmation pages, reached as their buttons reach them.
+    manage = reverse("event_manage", args=[slug, night.pk])
+    registration = night.registrations.order_by("pk").first()
+    confirmations = {
+        "confirm-withdraw": (
+            reverse("registration_update", args=[slug, night.pk, registration.pk]),
+            {"status": "withdrawn"},
+        ),
+        "confirm-finish": (reverse("event_finish", args=[slug, night.pk]), {}),
+        "confirm-free-seat": (
+            reverse("seat_free", args=[slug, night.pk, table.pk]),
+            {"seat": "0"},
+        ),
+    }
+    for name, (url, fields) in confirmations.items():
+        phone.goto(live_server.url + manage)
+        _post_from(phone, url, fields)
+        assert phone.get_by_role("link", name="Cancel").count() == 1, name
+        assert phone.locator("input[name=confirm][value=yes]").count() == 1, name
+        shoot_widths(phone, f"director-{name}")
