@@ -166,6 +166,18 @@ class HistoryTable(BaseTable):
 
     class Meta(BaseTable.Meta):
         orderable = False
+        # On a phone each version reads as a card (static/css/site.css, table.history): six
+        # columns pushed "What changed" and "Why" out of sight in the scroll box.
+        attrs = {"class": "table history"}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for column in self.columns:
+            # Each cell names its column, for the card's label where the header is hidden.
+            column.column.attrs = {
+                **column.column.attrs,
+                "td": {**column.column.attrs.get("td", {}), "data-label": column.header},
+            }
 
     def render_points(self, value: list[int]) -> str:
         return ", ".join(str(points) for points in value)
