@@ -20,7 +20,8 @@ from demo.loader import (
 from printing.jobs import print_job_request
 from tests.e2e.conftest import shoot_widths, sign_in
 from tests.test_tasks_broker_down import CLOSED, queue_pointed_at
-from tournaments.models import Event, Season, Table
+from tournaments.models import Event, Player, Season, Table
+from tournaments.services import registration_add
 
 
 def test_the_new_event_forms_fixed_rules_read_across_a_laptop(live_server, phone):
@@ -98,6 +99,9 @@ def test_every_director_page_at_a_phones_and_a_laptops_width(live_server, phone)
     director = get_user_model().objects.get(username="director")
     sign_in(phone, live_server.url, "director", "director")
     night = Event.objects.get(club=club, name=CORRECTED_NIGHT)
+    # The longest realistic name, in the registrations list and its withdrawal's question.
+    longest = Player.objects.create(club=club, name="Kristiina Väisänen-Lindqvist")
+    registration = registration_add(event=night, player=longest, checked_in=True)
     table = Table.objects.filter(stage__event=night).order_by("number").first()
     season = Season.objects.get(club=club, name=SEASON)
     job = print_job_request(event=night, kind="table_sheets", params={"stage": 1}, by=director)
@@ -127,7 +131,6 @@ def test_every_director_page_at_a_phones_and_a_laptops_width(live_server, phone)
 
     # The confirmation pages, reached as their buttons reach them.
     manage = reverse("event_manage", args=[slug, night.pk])
-    registration = night.registrations.order_by("pk").first()
     confirmations = {
         "confirm-withdraw": (
             reverse("registration_update", args=[slug, night.pk, registration.pk]),
