@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from django.utils.text import slugify
 
 from core.tasks import QUEUE_UNAVAILABLE
 from demo.loader import (
@@ -123,7 +124,7 @@ def test_every_director_page_at_a_phones_and_a_laptops_width(live_server, phone)
     }
     for name in (CORRECTED_NIGHT, LATE_NIGHT, CHAMPIONSHIP, SERIES, SWISS):
         event = Event.objects.get(club=club, name=name)
-        pages[f"manage-{event.format}-{event.pk}"] = reverse("event_manage", args=[slug, event.pk])
+        pages[f"manage-{slugify(name)}"] = reverse("event_manage", args=[slug, event.pk])
     for name, path in pages.items():
         answer = phone.goto(live_server.url + path)
         assert answer is not None and answer.status == 200, (name, answer and answer.status)
