@@ -216,6 +216,8 @@ class EventForm(forms.Form):
         self.fields["variant_id"].initial = self.game
         self.fields["rules_for"].initial = self.game
         sizes = self.spec.table_sizes(get_variant(self.game))
+        # The game's own table, not a fixed 4 (a Gin Römi table seats two).
+        self.fields["preferred_table_size"].initial = sizes.preferred
         self.formats = [spec for spec in FORMATS.values() if spec.fits(sizes)]
         self.fields["format"].choices = [  # type: ignore[attr-defined]
             (spec.id, spec.label) for spec in self.formats
