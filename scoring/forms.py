@@ -78,12 +78,16 @@ class DealMetaForm(_RequestForm):
     )
 
     @classmethod
-    def for_page(cls, *, number: int | None, expected_version: int) -> DealMetaForm:
-        """The hidden fields of an entry page: its deal, the version it shows, a new id."""
+    def for_page(
+        cls, *, number: int | None, expected_version: int, reason: str = ""
+    ) -> DealMetaForm:
+        """The fields of an entry page: its deal, the version it shows, a new id, and a
+        correction's reason as typed."""
         initial = {
             "number": number,
             "request_id": uuid.uuid4().hex,
             "expected_version": expected_version,
+            "reason": reason,
         }
         return cls(initial=initial, auto_id=False)
 

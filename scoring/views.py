@@ -147,6 +147,7 @@ def _entry_context(
     entry: DealEntry | None = None,
     stored: dict[str, Any] | None = None,
     expected_version: int = 0,
+    reason: str = "",
     **extra: Any,
 ) -> dict[str, Any]:
     """The entry page's context: the sheet, who is here, and the deal's forms (`entry` as
@@ -172,7 +173,9 @@ def _entry_context(
         "waiting": waiting,
         **_heading(sheet, number),
         "entry": entry or DealEntry(variant, sheet.seats, stored=stored),
-        "meta": DealMetaForm.for_page(number=number, expected_version=expected_version),
+        "meta": DealMetaForm.for_page(
+            number=number, expected_version=expected_version, reason=reason
+        ),
         **extra,
     }
 
@@ -428,6 +431,7 @@ def _entry_refused(
         entry=entry,
         expected_version=meta.base_version,
         editing=editing,
+        reason=meta.correction_reason,  # what was typed stays, as the entry does
         page_kind="refused",
     )
     return render(request, "scoring/table_entry.html", context, status=422)

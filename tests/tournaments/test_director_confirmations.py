@@ -79,3 +79,16 @@ def test_a_correction_keeps_its_reason_in_the_history(client):
     html = history.content.decode()
     # In the correction's row of the deal's history table (not only in a form).
     assert re.search(rf"<td[^>]*>{reason}</td>", html), html
+
+
+def test_a_refused_correction_keeps_its_reason_on_the_page(client):
+    _event, (table,) = seated_event(variant_id="rutupeli", players=4)
+    alice = seated_client(table, 0)
+    alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post())
+    response = alice.post(
+        reverse("deal_save", args=[table.entry_key, 1]),
+        deal_post(hands=("", "AS ZZ", "7H", "QS"), request_id="r2", expected=1,
+                  reason="Mervi miscounted"),
+    )  # fmt: skip
+    assert response.status_code == 422
+    assert 'value="Mervi miscounted"' in response.content.decode()
