@@ -310,7 +310,7 @@ def demo_finished_night(club: Club) -> None:
                 request_id=f"demo-finished-confirm-{number}",
             )
     _demo_look_at(table, deal)
-    event_finish(event=event)
+    event_finish(event=event, confirmed=True)
 
 
 def _demo_look_at(table: Table, deal: Deal) -> None:
@@ -375,7 +375,7 @@ def demo_late_night(club: Club) -> None:
     past = Event.objects.filter(club=club, name=FINISHED_NIGHT).first()
     if past is not None and not Player.objects.filter(club=club, name="Vieras Ville").exists():
         guest = registration_guest_add(event=past, name="Vieras Ville", checked_in=False)
-        registration_status_set(registration=guest, status="withdrawn")
+        registration_status_set(registration=guest, status="withdrawn", confirmed=True)
 
 
 # -- the formats: championships, a reseated series, a Swiss ------------------------------------
@@ -770,7 +770,7 @@ def demo_season(club: Club) -> None:
         for table in stage.tables.order_by("number"):
             seats = table.seats.count()
             _play(table, [_rutupeli_deal(rng, seats) for _deal in range(7)])
-        event_finish(event=event)
+        event_finish(event=event, confirmed=True)
     director = get_user_model().objects.get(username="director")
     scheme = LeagueScheme(points=(10, 8, 6, 5, 4, 3, 2, 1), min_events=1)
     season_league_scheme_set(season=season, scheme=scheme, by=director, note="Season opens.")

@@ -459,7 +459,8 @@ def _decide(
     stage.save(update_fields=["outcome", "closed_at", "status"])
     results_change(event_id=event.pk, reason="stage_closed")
     if advancement.over:
-        event_finish(event=event)
+        # The director confirmed closing the final stage, which ends the event.
+        event_finish(event=event, confirmed=True)
         return stage
     bounds: TableBounds = _options(stage)["bounds"]
     seating = next_stage(advancement, bounds=bounds, seed=seed)

@@ -77,8 +77,11 @@ def _format_finish_refusal(event: Event) -> RuleViolation | None:
 
 
 @locked_write
-def event_finish(*, event: Event) -> Event:
-    """Close the event: its results stand and its tables' links stop taking scores."""
+def event_finish(*, event: Event, confirmed: bool = False) -> Event:
+    """Close the event: its results stand and its tables' links stop taking scores. Only
+    once the director confirmed it: there is no reopening."""
+    if not confirmed:
+        raise RuleViolation(_("Confirm finishing the event first."), code="not_confirmed")
     event = Event.objects.select_for_update().get(pk=event.pk)
     refusal = event_finish_refusal(event=event)
     if refusal is not None:

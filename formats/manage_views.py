@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,6 +18,7 @@ from formats.parts import manage_parts
 from rules import RuleViolation, describe_options
 from scoring.confirmation import locked_pins
 from scoring.selectors import event_sheets, flagged_confirmations
+from tournaments.confirm import confirm_page, confirmed
 from tournaments.forms import EventSeasonForm, GuestForm, LateSeatingForm, PlayerPickerForm
 from tournaments.permissions import event_for, manage_page
 from tournaments.selectors import (
@@ -52,8 +54,21 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
 @require_POST
 def event_finish_view(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     event = event_for(slug=slug, event_id=event_id, user=request.user)
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            title=_("Finish the event"),
+            question=_(
+                "Finish %(event)s? Its results then stand, and its tables' links stop taking "
+                "scores. This cannot be undone."
+            )
+            % {"event": event.name},
+            action=request.path,
+            button=_("Finish the event"),
+            back=reverse("event_manage", args=[slug, event_id]) + "#tables",
+        )
     try:
-        event_finish(event=event)
+        event_finish(event=event, confirmed=True)
     except RuleViolation as error:
         messages.error(request, violation_text(error))
     else:

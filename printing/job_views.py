@@ -48,9 +48,13 @@ def print_job_start(request: HttpRequest, slug: str, event_id: int) -> HttpRespo
         job = print_job_request(
             event=event, kind=form.cleaned_data["kind"], params=params, by=request.user
         )
-    except (QueueUnavailable, RuleViolation) as error:
-        text = error.message if isinstance(error, QueueUnavailable) else violation_text(error)
-        messages.error(request, text)
+    except QueueUnavailable as error:
+        # Said on a page of its own, with the button again: a message above the manage page
+        # would be out of sight of its print box, where the director is looking.
+        context = {"event": event, "club": event.club, "form": form, "reason": error.message}
+        return render(request, "printing/queue_down.html", context, status=503)
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
         return manage_page(slug, event_id, "print")
     return _job_page(job)
 

@@ -23,6 +23,7 @@ from scoring.models import Deal, SeatClaim
 from scoring.selectors import earlier_stage_tables, event_sheets, table_names, table_sheet
 from scoring.services import TableClosed, deal_void, seat_pin_unlock, seat_release
 from scoring.tables import history_tables
+from tournaments.confirm import confirm_page, confirmed
 from tournaments.models import Role
 from tournaments.permissions import event_for, table_for
 
@@ -91,9 +92,27 @@ def deal_void_view(
 def seat_free_view(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
     table = table_for(slug=slug, event_id=event_id, table_id=table_id, user=request.user)
     form = SeatForm(request.POST)
-    if form.is_valid() and form.cleaned_data["seat"] is not None:
-        seat_release(table=table, position=form.cleaned_data["seat"])
-        messages.success(request, _("The seat is free: the player picks it again on their phone."))
+    position = form.cleaned_data["seat"] if form.is_valid() else None
+    seat = table.seats.filter(position=position).select_related("player").first()
+    if seat is None:
+        return redirect("table_history", slug=slug, event_id=event_id, table_id=table_id)
+    try:
+        seat_release(table=table, position=seat.position, confirmed=confirmed(request))
+    except RuleViolation:
+        return confirm_page(
+            request,
+            title=_("Free this seat"),
+            question=_(
+                "Free %(name)s's seat at %(table)s? The phone holding it can no longer enter "
+                "or confirm; the player picks the seat again on their phone."
+            )
+            % {"name": seat.player.name, "table": table.label},
+            action=request.path,
+            button=_("Free this seat"),
+            back=reverse("table_history", args=[slug, event_id, table_id]) + "#seats",
+            fields={"seat": seat.position},
+        )
+    messages.success(request, _("The seat is free: the player picks it again on their phone."))
     return redirect("table_history", slug=slug, event_id=event_id, table_id=table_id)
 
 

@@ -68,20 +68,36 @@ class DealMetaForm(_RequestForm):
     number = forms.IntegerField(
         min_value=0, max_value=999, required=False, widget=forms.HiddenInput
     )
+    # A correction says why, for the history (who, when, old, new and why).
+    reason = forms.CharField(
+        max_length=200,
+        required=False,
+        label=gettext_lazy("Why the correction"),
+        help_text=gettext_lazy("Kept in the table's history with the change."),
+        widget=forms.TextInput(attrs={"id": "correction-reason"}),
+    )
 
     @classmethod
-    def for_page(cls, *, number: int | None, expected_version: int) -> DealMetaForm:
-        """The hidden fields of an entry page: its deal, the version it shows, a new id."""
+    def for_page(
+        cls, *, number: int | None, expected_version: int, reason: str = ""
+    ) -> DealMetaForm:
+        """The fields of an entry page: its deal, the version it shows, a new id, and a
+        correction's reason as typed."""
         initial = {
             "number": number,
             "request_id": uuid.uuid4().hex,
             "expected_version": expected_version,
+            "reason": reason,
         }
         return cls(initial=initial, auto_id=False)
 
     @property
     def deal_number(self) -> int:
         return self._clean_value("number") or 0
+
+    @property
+    def correction_reason(self) -> str:
+        return (self._clean_value("reason") or "").strip()
 
 
 def pin_field() -> forms.RegexField:

@@ -176,8 +176,10 @@ def deal_record(
     by: Actor,
     expected_version: int,
     request_id: str,
+    reason: str = "",
 ) -> Deal:
-    """Submit a new deal (expected_version 0) or correct an existing one.
+    """Submit a new deal (expected_version 0) or correct an existing one (`reason`: why,
+    kept on the correction's history row).
 
     The rules engine checks the entry in the context of the whole table (RuleViolation
     when it is wrong). A correction of a confirmed deal is a director's; the table may
@@ -230,7 +232,8 @@ def deal_record(
     deal.submitted_seat = by.seat
     deal.submitted_device = by.device
     deal.save()
-    _version_row(deal, action, by, request_id, flag=flag)
+    note = reason[:200] if action == DealAction.CORRECT else ""
+    _version_row(deal, action, by, request_id, flag=flag, note=note)
     # Under this table's own lock, in its one write of the table's row: the draw of its
     # stage now stands (has_scores).
     results_change(
@@ -396,8 +399,17 @@ def seat_pin_unlock(*, table: Table, position: int, by: User | AnonymousUser) ->
     )
 
 
-def seat_release(*, table: Table, device: str | None = None, position: int | None = None) -> int:
-    """Let a seat go: the phone's own ("Not you?"), or, for the director, seat `position`."""
+def seat_release(
+    *,
+    table: Table,
+    device: str | None = None,
+    position: int | None = None,
+    confirmed: bool = False,
+) -> int:
+    """Let a seat go: the phone's own ("Not you?"), or, for the director, seat `position`
+    once they confirmed it (the phone at that seat is cut off mid-evening)."""
+    if position is not None and not confirmed:
+        raise RuleViolation(_("Confirm freeing the seat first."), code="not_confirmed")
     claims = SeatClaim.objects.filter(table=table)
     if device is not None:
         claims = claims.filter(device=device)

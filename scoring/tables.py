@@ -159,9 +159,25 @@ class HistoryTable(BaseTable):
         verbose_name=_("What changed"),
         orderable=False,
     )
+    # The director's reason for a correction or a void.
+    why = tables.Column(
+        verbose_name=_("Why"), accessor="version__note", default="—", orderable=False
+    )
 
     class Meta(BaseTable.Meta):
         orderable = False
+        # On a phone each version reads as a card (static/css/site.css, table.history): six
+        # columns pushed "What changed" and "Why" out of sight in the scroll box.
+        attrs = {"class": "table history"}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for column in self.columns:
+            # Each cell names its column, for the card's label where the header is hidden.
+            column.column.attrs = {
+                **column.column.attrs,
+                "td": {**column.column.attrs.get("td", {}), "data-label": column.header},
+            }
 
     def render_points(self, value: list[tuple[str, int]]) -> str:
         # Named, so a director reads whose points they are without counting seats; the

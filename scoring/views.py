@@ -147,6 +147,7 @@ def _entry_context(
     entry: DealEntry | None = None,
     stored: dict[str, Any] | None = None,
     expected_version: int = 0,
+    reason: str = "",
     **extra: Any,
 ) -> dict[str, Any]:
     """The entry page's context: the sheet, who is here, and the deal's forms (`entry` as
@@ -172,7 +173,9 @@ def _entry_context(
         "waiting": waiting,
         **_heading(sheet, number),
         "entry": entry or DealEntry(variant, sheet.seats, stored=stored),
-        "meta": DealMetaForm.for_page(number=number, expected_version=expected_version),
+        "meta": DealMetaForm.for_page(
+            number=number, expected_version=expected_version, reason=reason
+        ),
         **extra,
     }
 
@@ -395,7 +398,8 @@ def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
         return _entry_refused(request, table, number, entry, meta)
     try:
         deal = deal_record(table=table, number=number, entry=entry.to_entry(), by=actor,
-                           expected_version=meta.base_version, request_id=meta.save_id)  # fmt: skip
+                           expected_version=meta.base_version, request_id=meta.save_id,
+                           reason=meta.correction_reason)  # fmt: skip
     except StaleDeal as stale:
         return _stale(request, table, stale, number)
     except RuleViolation as error:
@@ -427,6 +431,7 @@ def _entry_refused(
         entry=entry,
         expected_version=meta.base_version,
         editing=editing,
+        reason=meta.correction_reason,  # what was typed stays, as the entry does
         page_kind="refused",
     )
     return render(request, "scoring/table_entry.html", context, status=422)

@@ -40,10 +40,9 @@ def _reset_connections() -> None:
     app._local.__dict__.pop("backend", None)
 
 
-@pytest.fixture
-def queue_at(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Point the broker and the result store at the URL given by `indirect` parametrizing."""
-    url = getattr(request, "param", CLOSED)
+@contextlib.contextmanager
+def queue_pointed_at(url: str) -> Iterator[None]:
+    """The broker and the result store at `url` (no inline tasks) while inside."""
     saved = {key: app.conf[key] for key in ("broker_url", "result_backend", "task_always_eager")}
     app.conf.update(broker_url=url, result_backend=url, task_always_eager=False)
     _reset_connections()
@@ -52,6 +51,35 @@ def queue_at(request: pytest.FixtureRequest) -> Iterator[None]:
     finally:
         app.conf.update(saved)
         _reset_connections()
+
+
+@pytest.fixture
+def queue_at(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Point the broker and the result store at the URL given by `indirect` parametrizing."""
+    with queue_pointed_at(getattr(request, "param", CLOSED)):
+        yield
+
+
+@contextlib.contextmanager
+def silent_port() -> Iterator[int]:
+    """A local port that never answers: its listen backlog is full, so a new connection
+    waits unanswered (a Redis host that is down or cut off, not one refusing at once)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(0)
+    port = server.getsockname()[1]
+    waiting = []
+    for _ in range(3):
+        sock = socket.socket()
+        sock.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            sock.connect(("127.0.0.1", port))
+        waiting.append(sock)
+    try:
+        yield port
+    finally:
+        for sock in (*waiting, server):
+            sock.close()
 
 
 @pytest.fixture

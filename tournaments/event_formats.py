@@ -267,7 +267,7 @@ FORMATS: dict[str, FormatSpec] = {
         ),
         FormatSpec(
             id=EventFormat.ROUND_ROBIN,
-            fields={"bye_wins": "bye_wins", "bye_points": "bye_points"},
+            fields={"rr_bye_wins": "bye_wins", "rr_bye_points": "bye_points"},
             fits=_tables_of_two,
             describe=lambda options: _paired_rows(options, rounds=False),
             full_schedule=True,
@@ -278,7 +278,11 @@ FORMATS: dict[str, FormatSpec] = {
         ),
         FormatSpec(
             id=EventFormat.SWISS,
-            fields={"swiss_rounds": "rounds", "bye_wins": "bye_wins", "bye_points": "bye_points"},
+            fields={
+                "swiss_rounds": "rounds",
+                "swiss_bye_wins": "bye_wins",
+                "swiss_bye_points": "bye_points",
+            },
             fits=_tables_of_two,
             describe=lambda options: _paired_rows(options, rounds=True),
             round_note=_(

@@ -6,12 +6,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
 from rules import RuleViolation
+from tournaments.confirm import confirm_page, confirmed
 from tournaments.forms import (
     EventForm,
     EventPublishForm,
@@ -110,8 +112,28 @@ def registration_update(
     event = event_for(slug=slug, event_id=event_id, user=request.user)
     registration = get_object_or_404(Registration, pk=registration_id, event=event)
     form = RegistrationStatusForm(request.POST)
-    if form.is_valid():
-        registration_status_set(registration=registration, status=form.cleaned_data["status"])
+    if not form.is_valid():
+        return manage_page(slug, event_id, "registration")
+    status = form.cleaned_data["status"]
+    try:
+        registration_status_set(
+            registration=registration, status=status, confirmed=confirmed(request)
+        )
+    except RuleViolation:
+        name = registration.player.name
+        return confirm_page(
+            request,
+            title=_("Withdraw %(name)s") % {"name": name},
+            question=_(
+                "Withdraw %(name)s from %(event)s? Their results so far stay; they are left "
+                "out of the next draw. You can check them in again later."
+            )
+            % {"name": name, "event": event.name},
+            action=request.path,
+            button=_("Withdraw"),
+            back=reverse("event_manage", args=[slug, event_id]) + "#registration",
+            fields={"status": status},
+        )
     return manage_page(slug, event_id, "registration")
 
 

@@ -63,6 +63,26 @@ def _shown_value(value: object) -> str:
     return str(value)
 
 
+def _bye_wins_field() -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(
+        label=_("A bye counts as"),
+        required=False,
+        coerce=int,
+        initial=1,
+        choices=[(1, _("a match won")), (0, _("no match won"))],
+    )
+
+
+def _bye_points_field() -> forms.IntegerField:
+    return forms.IntegerField(
+        label=_("Settlement points for a bye"),
+        required=False,
+        initial=0,
+        min_value=0,
+        max_value=1000,
+    )
+
+
 class EventForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -165,20 +185,12 @@ class EventForm(forms.Form):
     swiss_rounds = forms.IntegerField(
         label=_("Rounds"), required=False, initial=3, min_value=1, max_value=12
     )
-    bye_wins = forms.TypedChoiceField(
-        label=_("A bye counts as"),
-        required=False,
-        coerce=int,
-        initial=1,
-        choices=[(1, _("a match won")), (0, _("no match won"))],
-    )
-    bye_points = forms.IntegerField(
-        label=_("Settlement points for a bye"),
-        required=False,
-        initial=0,
-        min_value=0,
-        max_value=1000,
-    )
+    # Each paired format has its own bye fields (one name, one id per field on the page): the
+    # page shows both formats' at once, and a shared name let the Swiss's values win.
+    rr_bye_wins = _bye_wins_field()
+    rr_bye_points = _bye_points_field()
+    swiss_bye_wins = _bye_wins_field()
+    swiss_bye_points = _bye_points_field()
 
     # House rules with a field of their own above, for every game; the game's other options
     # get their fields from its spec (`game_options`), so no game is written down here.
@@ -204,6 +216,8 @@ class EventForm(forms.Form):
         self.fields["variant_id"].initial = self.game
         self.fields["rules_for"].initial = self.game
         sizes = self.spec.table_sizes(get_variant(self.game))
+        # The game's own table, not a fixed 4 (a Gin Römi table seats two).
+        self.fields["preferred_table_size"].initial = sizes.preferred
         self.formats = [spec for spec in FORMATS.values() if spec.fits(sizes)]
         self.fields["format"].choices = [  # type: ignore[attr-defined]
             (spec.id, spec.label) for spec in self.formats

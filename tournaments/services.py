@@ -167,8 +167,15 @@ def registration_guest_add(
     return registration_add(event=event, player=player, checked_in=checked_in)
 
 
-def registration_status_set(*, registration: Registration, status: str) -> Registration:
-    registration.status = RegistrationStatus(status)
+def registration_status_set(
+    *, registration: Registration, status: str, confirmed: bool = False
+) -> Registration:
+    """Set a player's registration status; a withdrawal only once the director confirmed it
+    (it takes the player out of the next draw, and the page asks first)."""
+    status = RegistrationStatus(status)
+    if status == RegistrationStatus.WITHDRAWN != registration.status and not confirmed:
+        raise RuleViolation(_("Confirm the withdrawal first."), code="not_confirmed")
+    registration.status = status
     if registration.status == RegistrationStatus.CHECKED_IN:
         registration.checked_in_at = timezone.now()
         registration.late = registration.event.stages.exists()

@@ -90,3 +90,32 @@ document.addEventListener("htmx:beforeSwap", (event) => {
   if (tag) pollTags.set(path, tag);
   else pollTags.delete(path);
 });
+
+// A form marked data-busy (the print box) shows that it is at work once sent: its buttons are
+// disabled, so a second tap sends nothing, and its [data-busy-status] line is shown. A
+// disabled button is left out of what the form sends, so the tapped one's name and value go
+// as a hidden field. Coming back to the page (the browser's back button) undoes it all.
+document.addEventListener("submit", (event) => {
+  const form = event.target.closest("form[data-busy]");
+  if (!form || event.defaultPrevented) return;
+  const button = event.submitter;
+  if (button && button.name) {
+    const copy = document.createElement("input");
+    copy.type = "hidden";
+    copy.name = button.name;
+    copy.value = button.value;
+    copy.dataset.busyCopy = "";
+    form.append(copy);
+  }
+  form.setAttribute("aria-busy", "true");
+  form.querySelectorAll("button, input[type=submit]").forEach((control) => { control.disabled = true; });
+  form.querySelectorAll("[data-busy-status]").forEach((status) => { status.hidden = false; });
+});
+window.addEventListener("pageshow", () => {
+  document.querySelectorAll("form[data-busy][aria-busy]").forEach((form) => {
+    form.removeAttribute("aria-busy");
+    form.querySelectorAll("[data-busy-copy]").forEach((copy) => copy.remove());
+    form.querySelectorAll("button, input[type=submit]").forEach((control) => { control.disabled = false; });
+    form.querySelectorAll("[data-busy-status]").forEach((status) => { status.hidden = true; });
+  });
+});

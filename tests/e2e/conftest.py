@@ -183,6 +183,22 @@ def shoot(page, name: str) -> Path:
     return path
 
 
+WIDTHS = (390, 1280)  # a phone at the card table, the director's laptop
+
+
+def shoot_widths(page, name: str) -> list[Path]:
+    """`shoot` the page at each of `WIDTHS` (as `<name>-<width>.png`), ending at the width
+    it had: a director's page is used on a laptop as much as on a phone."""
+    before = page.viewport_size
+    paths = []
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        paths.append(shoot(page, f"{name}-{width}"))
+    if before is not None:
+        page.set_viewport_size(before)
+    return paths
+
+
 # axe-core (tests/e2e/vendor/axe-core/README.md): a test-only file, never served by the site.
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 AXE_OPTIONS = {

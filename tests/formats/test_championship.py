@@ -370,7 +370,7 @@ def test_a_series_and_a_swiss_keep_their_own_options():
         "clubs_apart": False,
         "series_ranking": "points",
     }
-    gin = {**_event_post(format="swiss", swiss_rounds=4, bye_wins="0", bye_points=30)}
+    gin = {**_event_post(format="swiss", swiss_rounds=4, swiss_bye_wins="0", swiss_bye_points=30)}
     gin.update(variant_id="gin_romi", preferred_table_size=2)
     form = EventForm(gin)
     assert form.is_valid(), form.errors
@@ -384,7 +384,7 @@ def test_a_withdrawn_winner_is_replaced_by_the_next_at_their_table():
         play(table, winner_scheme(3, winner=0))
     gone = seated(tables[1])[0]
     registration = event.registrations.get(player_id=gone)
-    registration_status_set(registration=registration, status="withdrawn")
+    registration_status_set(registration=registration, status="withdrawn", confirmed=True)
     preview = championship_close_preview(stage=stage)
     assert isinstance(preview, Advancement)
     assert gone not in preview.players

@@ -60,7 +60,7 @@ def test_a_no_show_found_after_the_close_is_replaced_by_the_next_of_their_table(
     event, stage, director, tables = closed_stage()
     absent = seated(tables[1])[0]
     registration_status_set(
-        registration=event.registrations.get(player_id=absent), status="withdrawn"
+        registration=event.registrations.get(player_id=absent), status="withdrawn", confirmed=True
     )
     (drift,) = closed_stage_drift(event=event)
     assert [p for p, _n in drift.of] == [absent]
@@ -79,7 +79,7 @@ def test_or_the_director_redraws_and_the_absent_players_table_plays_one_short():
     before = _second_stage_players(event)
     absent = seated(tables[0])[0]
     registration_status_set(
-        registration=event.registrations.get(player_id=absent), status="withdrawn"
+        registration=event.registrations.get(player_id=absent), status="withdrawn", confirmed=True
     )
     redrawn = stage_draw(event=event, seed=8)
     assert redrawn.number == 2

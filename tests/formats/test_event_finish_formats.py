@@ -22,7 +22,7 @@ def test_a_championship_ends_with_its_champion_not_with_stage_one():
     refusal = event_finish_refusal(event=event)
     assert refusal is not None and refusal.code == "championship_open"
     with pytest.raises(type(refusal)):
-        event_finish(event=event)
+        event_finish(event=event, confirmed=True)
     event.refresh_from_db()
     assert event.status != EventStatus.FINISHED
 
@@ -44,6 +44,6 @@ def test_a_series_ends_when_its_rounds_are_played_and_never_over_a_preview():
     for table in second.tables.all():
         play_out(table)
     assert event_finish_refusal(event=event) is None
-    event_finish(event=event)
+    event_finish(event=event, confirmed=True)
     event.refresh_from_db()
     assert event.status == EventStatus.FINISHED

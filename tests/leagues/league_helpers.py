@@ -60,6 +60,6 @@ def night(
         out = points.index(0)
         play(table, [entry(out, points) for _ in range(DEALS)])
     if finish:
-        event_finish(event=event)
+        event_finish(event=event, confirmed=True)
         event.refresh_from_db()
     return event

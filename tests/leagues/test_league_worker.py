@@ -46,7 +46,7 @@ def test_finishing_a_night_is_recomputed_by_the_worker(
     assert [event["finished"] for event in season.league_rows["events"]] == [True, False]
 
     with transaction.atomic():
-        event_finish(event=tonight)
+        event_finish(event=tonight, confirmed=True)
         season.refresh_from_db()
         # Marked in the result's own transaction; the job waits for the commit.
         assert season.league_stale_since is not None

@@ -27,7 +27,7 @@ from printing.models import PrintJob, PrintJobStatus, PrintShare
 from printing.pdf import PrintError
 from tests.factories import ClubFactory, MembershipFactory
 from tests.scoring.conftest import seated_event
-from tests.test_tasks_broker_down import queue_at  # noqa: F401  (a fixture)
+from tests.test_tasks_broker_down import queue_at, queue_pointed_at, silent_port  # noqa: F401
 from tournaments.changes import event_results_version, results_change
 from tournaments.models import Role
 from tournaments.services import event_create
@@ -434,15 +434,48 @@ def test_the_queue_down_is_a_message_not_an_error(
     event, _tables = seated_event(variant_id="rutupeli", players=8)
     client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
     started = time.monotonic()
-    response = client.post(_start_url(event), {"kind": "table_sheets", "stage": 1}, follow=True)
+    post = {"kind": "result_sheets", "stage": 1, "paper": "Letter"}
+    response = client.post(_start_url(event), post)
     elapsed = time.monotonic() - started
-    assert response.status_code == 200
-    assert response.redirect_chain[0][0].endswith(
-        reverse("event_manage", args=[event.club.slug, event.pk]) + "#print"
-    )
-    assert str(QUEUE_UNAVAILABLE) in response.content.decode()
+    # Said where the director looks, with the same request ready to send again.
+    assert response.status_code == 503
+    html = response.content.decode()
+    assert str(QUEUE_UNAVAILABLE) in html
+    for name, value in post.items():
+        assert f'name="{name}" value="{value}"' in html
+    assert "Try again" in html
     assert elapsed < 3.0, f"the refusal took {elapsed:.2f} s"
     # Nothing was kept but the record that the queueing failed.
+    assert not PrintJob.objects.exists()
+    assert TaskRun.objects.get().state == TaskRun.State.NOT_QUEUED
+
+
+# redis-py makes two tries at each connection (its default retry) before Celery's own.
+REDIS_TRIES = 2
+
+
+def test_an_unanswering_queue_is_given_up_on_within_a_second(settings):
+    # A Redis host that does not answer (down, cut off) costs each try its connect timeout:
+    # the print button waits through the result store's subscription, then the publish.
+    store = (
+        settings.CELERY_REDIS_SOCKET_CONNECT_TIMEOUT
+        * REDIS_TRIES
+        * (1 + settings.CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS["retry_policy"]["max_retries"])
+    )
+    broker = settings.CELERY_BROKER_TRANSPORT_OPTIONS["socket_connect_timeout"] * (
+        1 + settings.CELERY_TASK_PUBLISH_RETRY_POLICY["max_retries"]
+    )
+    assert store <= 1.0, store
+    assert broker <= 1.0, broker
+    assert settings.CELERY_BROKER_CONNECTION_TIMEOUT <= 0.5
+
+
+def test_an_unanswering_queue_is_a_message_and_keeps_nothing(transactional_db, client, media):
+    event, _tables = seated_event(variant_id="rutupeli", players=8)
+    client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
+    with silent_port() as port, queue_pointed_at(f"redis://127.0.0.1:{port}/0"):
+        response = client.post(_start_url(event), {"kind": "table_sheets", "stage": 1}, follow=True)
+    assert str(QUEUE_UNAVAILABLE) in response.content.decode()
     assert not PrintJob.objects.exists()
     assert TaskRun.objects.get().state == TaskRun.State.NOT_QUEUED
 

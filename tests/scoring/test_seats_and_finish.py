@@ -7,9 +7,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from formats.finish import event_finish_refusal
+from formats.finish import event_finish, event_finish_refusal
+from rules import RuleViolation
 from scoring.models import Deal, DealStatus, DealVersion, SeatClaim
-from scoring.services import Actor, deal_confirm, deal_record
+from scoring.services import Actor, deal_confirm, deal_record, seat_release
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import new_request_id, seated_event
 from tests.scoring.test_entry_views import deal_post, seated_client
@@ -60,18 +61,25 @@ def test_a_phone_holds_one_seat_per_table(table):
     assert list(SeatClaim.objects.filter(table=table).values_list("position", flat=True)) == [1]
 
 
-def test_the_director_frees_a_seat(table):
+def test_the_director_frees_a_seat_once_confirmed(table):
     seated_client(table, 2)
     director = _director_client(table)
     event = table.stage.event
-    response = director.post(
-        reverse("seat_free", args=[event.club.slug, event.pk, table.pk]), {"seat": "2"}
-    )
+    url = reverse("seat_free", args=[event.club.slug, event.pk, table.pk])
+    with pytest.raises(RuleViolation):
+        seat_release(table=table, position=2)
+    asked = director.post(url, {"seat": "2"})
+    assert asked.status_code == 200
+    name = table.seats.get(position=2).player.name
+    assert f"Free {name}&#x27;s seat" in asked.content.decode()
+    assert 'name="confirm" value="yes"' in asked.content.decode()
+    assert SeatClaim.objects.filter(table=table).exists()
+    response = director.post(url, {"seat": "2", "confirm": "yes"})
     assert response.status_code == 302
     assert not SeatClaim.objects.filter(table=table).exists()
     # Nobody else may free seats.
     stranger = seated_client(table, 2)
-    stranger.post(reverse("seat_free", args=[event.club.slug, event.pk, table.pk]), {"seat": "2"})
+    stranger.post(url, {"seat": "2", "confirm": "yes"})
     assert SeatClaim.objects.filter(table=table).exists()
 
 
@@ -156,7 +164,8 @@ def test_finishing_is_offered_only_when_every_table_is_done(table):
     manage_url = reverse("event_manage", args=[event.club.slug, event.pk])
     assert event_finish_refusal(event=event).code == "tables_playing"
     assert "Finish the event" not in director.get(manage_url).content.decode()
-    refused = director.post(reverse("event_finish", args=[event.club.slug, event.pk]))
+    finish_url = reverse("event_finish", args=[event.club.slug, event.pk])
+    refused = director.post(finish_url, {"confirm": "yes"})
     assert refused.status_code == 302
     event.refresh_from_db()
     assert event.status != EventStatus.FINISHED
@@ -164,7 +173,15 @@ def test_finishing_is_offered_only_when_every_table_is_done(table):
     _play_out(table)
     assert event_finish_refusal(event=event) is None
     assert "Finish the event" in director.get(manage_url).content.decode()
-    director.post(reverse("event_finish", args=[event.club.slug, event.pk]))
+    # The manage page's button asks first; the service refuses what was not confirmed.
+    with pytest.raises(RuleViolation):
+        event_finish(event=event)
+    asked = director.post(finish_url)
+    assert asked.status_code == 200
+    assert f"Finish {event.name}?" in asked.content.decode()
+    event.refresh_from_db()
+    assert event.status != EventStatus.FINISHED
+    director.post(finish_url, {"confirm": "yes"})
     event.refresh_from_db()
     assert event.status == EventStatus.FINISHED
     assert event.finished_at is not None
@@ -175,7 +192,7 @@ def test_a_finished_events_table_links_take_no_more_scores(table):
     phone = seated_client(table, 0)
     director = _director_client(table)
     event = table.stage.event
-    director.post(reverse("event_finish", args=[event.club.slug, event.pk]))
+    director.post(reverse("event_finish", args=[event.club.slug, event.pk]), {"confirm": "yes"})
     page = phone.get(reverse("table_entry", args=[table.entry_key]))
     assert page.status_code == 404
     assert "This event is finished" in page.content.decode()

@@ -45,7 +45,8 @@ def test_director_endpoints_never_fail(db, data):
         response = client.post(reverse(name, args=[*args, *extra]), data)
         # A NUL byte anywhere is refused whole (400) before any view reads it.
         nul = any("\x00" in key + value for key, value in data.items())
-        assert response.status_code == (400 if nul else 302), (name, data)
+        # A withdrawal is asked on a page of its own first (200).
+        assert response.status_code in ({400} if nul else {200, 302}), (name, data)
     assert client.get(reverse("event_manage", args=args)).status_code == 200
     new = client.post(
         reverse("event_new", args=[event.club.slug]), {**data, "date": data.get("name", "")}

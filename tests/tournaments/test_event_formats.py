@@ -8,8 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
+from django import forms
+from django.http import QueryDict
 from django.template.loader import get_template
 
+from rules import get_variant
 from tournaments.event_formats import FORMATS, EventFormat, format_ids, format_spec
 from tournaments.forms import EventForm
 
@@ -75,3 +78,58 @@ def test_capabilities_name_the_formats_that_have_them():
     assert format_ids(corrects_closed_stages=True) == [EventFormat.CHAMPIONSHIP]
     assert format_ids(paired=True) == [EventFormat.ROUND_ROBIN, EventFormat.SWISS]
     assert format_ids(one_stage=True) == [EventFormat.NIGHT]
+
+
+def _changed(field):
+    """A valid value for `field` other than its initial one, as posted and as cleaned."""
+    initial = field.initial
+    if isinstance(field, forms.BooleanField):
+        return (None, False) if initial else ("on", True)
+    if isinstance(field, forms.ChoiceField):
+        posted = next(str(value) for value, _label in field.choices if str(value) != str(initial))
+        return posted, field.clean(posted)
+    value = initial + 1 if field.max_value is None or initial < field.max_value else initial - 1
+    return str(value), value
+
+
+def _shown(field):
+    """A field as the page posts it untouched (an unticked box is not posted)."""
+    if isinstance(field, forms.BooleanField):
+        return "on" if field.initial else None
+    return str(field.initial)
+
+
+def _browser_post(form, chosen):
+    """What the page sends: every offered format's fields as shown, the chosen format's
+    changed; and the options the chosen format should store."""
+    post = QueryDict(mutable=True)
+    post.update({"name": "Cup", "date": "2026-12-05", "variant_id": form.game, "format": chosen})
+    post["preferred_table_size"] = form.spec.table_sizes(get_variant(form.game)).preferred
+    expected = {}
+    for spec in form.formats:
+        for name, stored in spec.fields.items():
+            field = form.fields[name]
+            posted = _shown(field)
+            if spec.id == chosen:
+                posted, expected[stored] = _changed(field)
+            if posted is not None:
+                post.appendlist(form[name].html_name, posted)
+    return post, expected
+
+
+@pytest.mark.parametrize(
+    ("game", "chosen"),
+    [(game, spec.id) for game in ("rutupeli", "gin_romi") for spec in EventForm(game=game).formats],
+)
+def test_every_format_stores_its_own_options_from_the_whole_page(game, chosen):
+    # The page shows every offered format's fields at once; only the chosen one's may count,
+    # whatever the others say (a round robin's bye was once overwritten by the Swiss's).
+    post, expected = _browser_post(EventForm(game=game), chosen)
+    form = EventForm(post)
+    assert form.is_valid(), form.errors
+    assert form.event_fields()["format_options"] == expected
+
+
+def test_each_formats_fields_have_their_own_names_and_ids():
+    names = [name for spec in FORMATS.values() for name in spec.fields]
+    assert len(names) == len(set(names)), names

@@ -139,3 +139,11 @@ def test_fixed_settings_are_listed(client, club, director):
     page = client.get(_new(club, game="rutupeli")).content.decode()
     assert "Fixed by the game" in page
     assert "The contract of each deal" in page
+
+
+@pytest.mark.parametrize(("game", "preferred"), [("gin_romi", 2), ("rutupeli", 4)])
+def test_the_preferred_table_size_starts_at_the_games_own(game, preferred):
+    # A Gin Römi form offered 4, at a game of two players a table.
+    form = EventForm(game=game)
+    assert form["preferred_table_size"].initial == preferred
+    assert f'value="{preferred}"' in str(form["preferred_table_size"])

@@ -75,7 +75,8 @@ def test_registration_check_in_guest_and_withdraw(client, event, director):
     assert registrations["Guest Gustav"].player.is_guest
     assert registrations["Guest Gustav"].status == "checked_in"
     guest = registrations["Guest Gustav"]
-    client.post(manage_url(event, "registration_update", guest.pk), {"status": "withdrawn"})
+    withdraw = {"status": "withdrawn", "confirm": "yes"}
+    client.post(manage_url(event, "registration_update", guest.pk), withdraw)
     guest.refresh_from_db()
     assert guest.status == "withdrawn"
     empty = client.post(

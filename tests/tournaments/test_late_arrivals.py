@@ -113,7 +113,7 @@ def test_a_player_checked_in_after_the_draw_is_late_and_waits(night):
 def test_withdrawn_and_back_is_not_waiting_when_still_seated(night):
     event, (one, _two) = night
     registration = one.seats.first().player.registrations.get(event=event)
-    registration_status_set(registration=registration, status="withdrawn")
+    registration_status_set(registration=registration, status="withdrawn", confirmed=True)
     registration_status_set(registration=registration, status="checked_in")
     assert late_arrivals(event=event) is None
 

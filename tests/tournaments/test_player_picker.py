@@ -49,7 +49,7 @@ def club_night(club, director):
     tonight = night(club)
     new_guest = registration_guest_add(event=tonight, name="Anna Guest").player
     registration = Registration.objects.get(event=tonight, player=new_guest)
-    registration_status_set(registration=registration, status="withdrawn")
+    registration_status_set(registration=registration, status="withdrawn", confirmed=True)
     no_account = Player.objects.create(club=club, name="Zelda No-Account")
     with_account = Player.objects.create(club=club, name="Bruno", user=UserFactory())
     registered = Player.objects.create(club=club, name="Already Here")
