@@ -6,7 +6,10 @@ runs the image's command with every service's health checked before what needs i
 from __future__ import annotations
 
 import importlib
+import os
 import re
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -14,7 +17,10 @@ import pytest
 import yaml
 from packaging.requirements import Requirement
 
+from tests.production.stack import caddyfile
+
 ROOT = Path(__file__).resolve().parent.parent
+CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 COMPOSE = yaml.safe_load((ROOT / "compose.yaml").read_text())
 
@@ -83,7 +89,7 @@ def test_compose_puts_a_buffering_tls_proxy_in_front_and_only_it_reaches_gunicor
     assert {"80:80", "443:443"} <= set(proxy["ports"])
     assert "./deploy/Caddyfile:/etc/caddy/Caddyfile:ro" in proxy["volumes"]
     caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
-    assert "reverse_proxy web:8000" in caddyfile
+    assert "reverse_proxy {$UPSTREAM:web:8000}" in caddyfile
     assert re.search(r"^\s*request_buffers \d+MB$", caddyfile, re.MULTILINE)
     assert re.search(r"^\s*read_header \d+s$", caddyfile, re.MULTILINE)
     # Behind that one proxy, every limit counts the address it saw.
@@ -144,3 +150,30 @@ def test_the_lock_files_pin_what_pyproject_asks_for(lock, extra):
         assert requirement.specifier.contains(pins[name], prereleases=True), (
             f"{lock} pins {name}=={pins[name]}, pyproject asks {requirement.specifier}: run make lock"
         )
+
+
+def test_the_shipped_caddyfile_is_one_caddy_reads(tmp_path):
+    """Validated by the Caddy on this machine (Debian's; .ci/run installs it), read as the
+    production lane reads it (tests/production/stack.caddyfile)."""
+    if shutil.which("caddy") is None:
+        if CI:
+            pytest.fail("caddy is missing: .ci/run installs it")
+        pytest.skip("caddy is not installed (apt-get install caddy)")
+    version = subprocess.run(["caddy", "version"], capture_output=True, text=True, check=True)
+    config = tmp_path / "Caddyfile"
+    config.write_text(caddyfile(version.stdout))
+    env = {**os.environ, "SITE_HOST": "lappu.example.org", "XDG_DATA_HOME": str(tmp_path)}
+    result = subprocess.run(
+        ["caddy", "validate", "--adapter", "caddyfile", "--config", str(config)],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
+def test_the_lane_reads_the_caddyfile_as_shipped_but_for_the_buffers_old_name():
+    shipped = (ROOT / "deploy" / "Caddyfile").read_text()
+    assert caddyfile("v2.10.2 h1:abc") == shipped
+    old = caddyfile("2.6.2")
+    assert re.search(r"^\s*buffer_requests$", old, re.MULTILINE)
+    assert not re.search(r"^\s*request_buffers", old, re.MULTILINE)
+    assert old.replace("buffer_requests", "") == re.sub(r"request_buffers \S+", "", shipped)

@@ -1,7 +1,8 @@
-"""A visitor and a crawler for the production lane, over plain HTTP as a TLS proxy speaks it.
+"""A visitor and a crawler for the production lane: over HTTPS through the lane's proxy, or
+over plain HTTP to gunicorn as a TLS proxy speaks it.
 
-Every request carries `X-Forwarded-Proto: https`, as the proxy in front of gunicorn sends it,
-so the site behaves as it does for a real visitor on HTTPS: redirects to HTTPS stay off,
+Straight to gunicorn, every request carries `X-Forwarded-Proto: https`, as the proxy in front
+sends it, so the site behaves as it does for a real visitor on HTTPS: redirects to HTTPS stay off,
 cookies are Secure, CSRF checks the https origin. The visitor keeps its cookies itself
 (a stock cookie jar would not send Secure cookies over plain HTTP) and remembers every
 cookie's attributes, so the lane can check them.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import ssl
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -48,15 +50,26 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 class Visitor:
     """One browser: its own cookies, one request at a time, redirects not followed."""
 
+    # The certificate authority of the lane's proxy (`trust`): every visitor's HTTPS.
+    context: ssl.SSLContext | None = None
+
     def __init__(self, base: str, name: str, *, proxied: bool = True) -> None:
         self.base = base
         self.name = name
-        self.proxied = proxied
+        # Over plain HTTP to gunicorn, say https as a TLS proxy would; through the lane's
+        # proxy, that proxy says it (and would overwrite anything a visitor said).
+        self.proxied = proxied and base.startswith("http:")
         self.origin = "https://" + urlsplit(base).netloc
         self.cookies: dict[str, str] = {}
         # Every cookie the site set, by name, as last set (its attributes are checked).
         self.set_cookies: dict[str, Morsel] = {}
-        self._opener = urllib.request.build_opener(_NoRedirect())
+        self._opener = urllib.request.build_opener(
+            _NoRedirect(), urllib.request.HTTPSHandler(context=Visitor.context)
+        )
+
+    @classmethod
+    def trust(cls, context: ssl.SSLContext | None) -> None:
+        cls.context = context
 
     def get(self, path: str, headers: dict[str, str] | None = None) -> Answer:
         return self._open(path, None, headers or {})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ import pytest
 from django.urls import Resolver404, resolve
 
 from tests.production.browser import Answer, Crawl, Visitor
-from tests.production.stack import Stack, build_stack
+from tests.production.stack import Stack, build_stack, tls_context
 
 SERVER_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/lappu")
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -33,10 +34,17 @@ def _reachable(url: str, port: int) -> bool:
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     if not (_reachable(SERVER_URL, 5432) and _reachable(REDIS_URL, 6379)):
         pytest.skip("the production lane needs PostgreSQL and Redis (make test says so in CI)")
+    if shutil.which("caddy") is None:
+        pytest.fail("the production lane runs behind Caddy: apt-get install caddy (.ci/run does)")
     with build_stack(
-        tmp_path_factory.mktemp("production"), server_url=SERVER_URL, redis_url=REDIS_URL
+        tmp_path_factory.mktemp("production"),
+        server_url=SERVER_URL,
+        redis_url=REDIS_URL,
+        proxied=True,
     ) as built:
+        Visitor.trust(tls_context(built))
         yield built
+        Visitor.trust(None)
 
 
 @dataclass

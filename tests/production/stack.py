@@ -4,7 +4,8 @@
 database, `migrate`, `collectstatic` into a fresh STATIC_ROOT with the production storage
 (DEBUG=0), the demo, a Celery worker as compose starts it and gunicorn with the options of
 the Dockerfile's CMD (read from the Dockerfile, so the two cannot drift apart), on
-PostgreSQL and Redis. Only the bind address changes: a free port on 127.0.0.1.
+PostgreSQL and Redis. Only the bind address changes: a free port on 127.0.0.1. The lane puts
+Caddy in front with the shipped deploy/Caddyfile, as compose does (`proxied`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import re
 import secrets
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -39,11 +41,13 @@ REDIS_DB = 12
 
 @dataclass
 class Stack:
-    base: str
-    port: int
+    base: str  # what a visitor asks: the proxy (https) when proxied, else gunicorn
+    port: int  # gunicorn's own port
     env: dict[str, str]
     home: Path
     logs: dict[str, Path] = field(default_factory=dict)
+    upstream: str = ""  # gunicorn itself, over plain HTTP, as the proxy reaches it
+    ca: Path | None = None  # the proxy's local certificate authority, when proxied
 
     @property
     def media(self) -> Path:
@@ -138,6 +142,50 @@ def _drop_database(maintenance_url: str, database: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
 
+def caddyfile(version: str) -> str:
+    """deploy/Caddyfile as this machine's Caddy reads it. The image compose ships is Caddy
+    2.10, whose whole-body buffer is `request_buffers <size>`; Debian's Caddy 2.6 calls the
+    same buffer `buffer_requests` (the whole body, no size) and knows no other name. That one
+    line is translated for a Caddy older than 2.7, nothing else."""
+    text = (ROOT / "deploy" / "Caddyfile").read_text()
+    found = re.match(r"v?(\d+)\.(\d+)", version.strip())
+    assert found, f"an unknown Caddy version: {version!r}"
+    if (int(found[1]), int(found[2])) < (2, 7):
+        text, count = re.subn(r"request_buffers \S+", "buffer_requests", text)
+        assert count == 1, "deploy/Caddyfile has no request_buffers line to translate"
+    return text
+
+
+def _start_proxy(stack: Stack, *, port: int, upstream_port: int) -> subprocess.Popen[bytes]:
+    """Caddy with the shipped Caddyfile in front of gunicorn: HTTPS on `port` with a
+    certificate from its own local authority (as for a trial on localhost), requests read
+    whole before gunicorn sees them. Its state lives in the stack's home."""
+    version = subprocess.run(["caddy", "version"], capture_output=True, text=True, check=True)
+    config = stack.home / "Caddyfile"
+    config.write_text(caddyfile(version.stdout))
+    env = {
+        **os.environ,
+        "SITE_HOST": f"127.0.0.1:{port}",
+        "UPSTREAM": f"127.0.0.1:{upstream_port}",
+        "HTTP_PORT": str(_free_port()),
+        "XDG_DATA_HOME": str(stack.home / "caddy-data"),
+        "XDG_CONFIG_HOME": str(stack.home / "caddy-config"),
+    }
+    stack.logs["proxy"] = stack.home / "proxy.log"
+    with stack.logs["proxy"].open("wb") as log:
+        proxy = subprocess.Popen(
+            ["caddy", "run", "--adapter", "caddyfile", "--config", str(config)],
+            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    stack.ca = stack.home / "caddy-data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+    return proxy
+
+
+def tls_context(stack: Stack) -> ssl.SSLContext | None:
+    """What a visitor trusts: the proxy's local authority (None: plain HTTP to gunicorn)."""
+    return ssl.create_default_context(cafile=str(stack.ca)) if stack.ca else None
+
+
 def _flush_redis(url: str) -> None:
     redis.Redis.from_url(url).flushdb()
 
@@ -149,7 +197,10 @@ def _wait_healthy(base: str, procs: dict[str, subprocess.Popen[bytes]], stack: S
             if proc.poll() is not None:
                 raise AssertionError(f"{name} stopped at start:\n{stack.log(name)}")
         try:
-            with urllib.request.urlopen(base + "/healthz", timeout=5) as response:
+            context = tls_context(stack) if base.startswith("https:") else None
+            if context is None and base.startswith("https:"):
+                raise OSError("the proxy has made no certificate yet")
+            with urllib.request.urlopen(base + "/healthz", timeout=5, context=context) as response:
                 if response.status == 200:
                     return
         except (urllib.error.URLError, OSError):
@@ -180,13 +231,17 @@ def build_stack(
     settings_module: str = "clubsite.settings",
     database: str = DATABASE,
     redis_db: int = REDIS_DB,
+    proxied: bool = False,
 ) -> Iterator[Stack]:
     """The stack, its database loaded with the demo (or by `load`, e.g. the load
-    rehearsal's event); `workers`: gunicorn's processes instead of the Dockerfile's."""
+    rehearsal's event); `workers`: gunicorn's processes instead of the Dockerfile's;
+    `proxied`: behind Caddy with the shipped Caddyfile, as compose runs it (the lane)."""
     database_url, maintenance_url = _database_urls(server_url, database)
     redis_url = urlunsplit(urlsplit(redis_url)._replace(path=f"/{redis_db}"))
     port = _free_port()
-    base = f"http://127.0.0.1:{port}"
+    proxy_port = _free_port() if proxied else None
+    upstream = f"http://127.0.0.1:{port}"
+    base = f"https://127.0.0.1:{proxy_port}" if proxy_port else upstream
     env = {
         key: value
         for key, value in os.environ.items()
@@ -197,9 +252,9 @@ def build_stack(
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="127.0.0.1,localhost",
-        # The proxy in front speaks HTTPS: the lane sends X-Forwarded-Proto as nginx would,
-        # so the secure defaults (HTTPS redirect, Secure cookies, HSTS) stay on.
-        SITE_URL=f"https://127.0.0.1:{port}",
+        # The proxy in front speaks HTTPS (Caddy, when proxied; otherwise the lane's visitors
+        # send X-Forwarded-Proto as it would), so the secure defaults stay on.
+        SITE_URL=f"https://127.0.0.1:{proxy_port or port}",
         DATABASE_URL=database_url,
         REDIS_URL=redis_url,
         STATIC_ROOT=str(home / "static"),
@@ -208,8 +263,10 @@ def build_stack(
         EMAIL_FILE_PATH=str(home / "mail"),
         ADMINS="Lane Operator <operator@lane.invalid>",
         PYTHONUNBUFFERED="1",
+        # Behind the proxy, as compose sets it: the rate limits read the address it saw.
+        TRUSTED_PROXY_COUNT="1" if proxied else "0",
     )
-    stack = Stack(base=base, env=env, home=home, port=port)
+    stack = Stack(base=base, env=env, home=home, port=port, upstream=upstream)
     _fresh_database(maintenance_url, database)
     _flush_redis(redis_url)
     procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -233,7 +290,10 @@ def build_stack(
                     start_new_session=True,
                 )  # fmt: skip
         _wait_worker(stack, procs["worker"])
-        _wait_healthy(base, procs, stack)
+        _wait_healthy(upstream, procs, stack)
+        if proxy_port:
+            procs["proxy"] = _start_proxy(stack, port=proxy_port, upstream_port=port)
+            _wait_healthy(base, procs, stack)
         yield stack
     finally:
         for proc in procs.values():

@@ -16,6 +16,7 @@ import subprocess
 import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
@@ -24,7 +25,12 @@ from pypdf import PdfReader
 
 from tests.production.browser import Answer, Visitor
 from tests.production.conftest import Crawled
-from tests.production.stack import ROOT, dockerfile_healthcheck, worker_healthcheck
+from tests.production.stack import (
+    ROOT,
+    dockerfile_healthcheck,
+    tls_context,
+    worker_healthcheck,
+)
 
 pytestmark = pytest.mark.production
 
@@ -251,7 +257,7 @@ def test_security_headers_and_cookie_flags(crawled, stack):
         assert morsel["samesite"] == "Lax", f"{name}: SameSite={morsel['samesite']!r}"
 
     # Plain HTTP (no proxy saying https) is sent to HTTPS; the health probe is not.
-    plain = Visitor(stack.base, "plain", proxied=False)
+    plain = Visitor(stack.upstream, "plain", proxied=False)
     redirect = plain.get("/")
     assert redirect.status == 301
     assert redirect.headers["Location"].startswith("https://")
@@ -278,7 +284,11 @@ def test_error_pages_are_the_sites_own_and_tell_nothing(stack):
     assert missing.status == 404
     assert 'class="site-header"' in missing.text
     assert "DEBUG" not in missing.text and "URLconf" not in missing.text
-    bad_host = visitor.get("/", {"Host": "evil.example"})
+    # The proxy serves only SITE_HOST: another name gets nothing of the site...
+    elsewhere = visitor.get("/", {"Host": "evil.example"})
+    assert elsewhere.status < 500 and 'class="site-header"' not in elsewhere.text
+    # ...and gunicorn, reached some other way, answers it with its own 400 page.
+    bad_host = Visitor(stack.upstream, "errors-direct").get("/", {"Host": "evil.example"})
     assert bad_host.status == 400
     assert "evil.example" not in bad_host.text and "ALLOWED_HOSTS" not in bad_host.text
 
@@ -356,3 +366,31 @@ def test_a_tables_offline_worker_names_only_collected_files(crawled, stack):
     page = visitor.get(link)
     assert page.status == 200
     assert f'data-worker="{link}sw.js"' in page.text and "data-recorded=" in page.text
+
+
+def test_half_sent_requests_hold_no_worker_behind_the_proxy(stack):
+    """Three connections that send half a request and wait froze gunicorn's sync workers
+    when it was published directly (/healthz waited 20 s). Behind the proxy, which reads
+    each request whole before gunicorn sees it, the site answers at once."""
+    host, port = urlsplit(stack.base).hostname, urlsplit(stack.base).port
+    context = tls_context(stack)
+    assert context is not None, "the lane runs behind the proxy"
+    stalled = []
+    for _ in range(6):  # twice gunicorn's workers
+        raw = socket.create_connection((host, port), timeout=5)
+        conn = context.wrap_socket(raw, server_hostname=host)
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and never the blank line
+        stalled.append(conn)
+    try:
+        started = time.monotonic()
+        answer = Visitor(stack.base, "probe").get("/healthz")
+        waited = time.monotonic() - started
+        assert answer.status == 200
+        assert waited < 1.0, (
+            f"/healthz waited {waited:.2f} s behind {len(stalled)} half-sent requests"
+        )
+        page = Visitor(stack.base, "after").get("/")
+        assert page.status == 200
+    finally:
+        for conn in stalled:
+            conn.close()
