@@ -19,12 +19,13 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import get_language, gettext, override
+from weasyprint import Document
 
 from formats.championship import Bracket, championship_bracket
 from leagues.selectors import SeasonLeague, season_scheme_changes
 from leagues.services import season_league
 from leagues.tables import number_text, scheme_text
-from printing.pdf import PDF, PrintFile, render_pdf
+from printing.pdf import PDF, PrintFile, render_document, render_pdf
 from scoring.selectors import TableSheet, stage_sheets
 from standings.selectors import RankingRow
 from standings.standings import event_standings
@@ -39,6 +40,7 @@ SEATING_PER_PAGE = 8
 SEATING_PER_PAGE_BIG_TABLES = 6
 # A league of more events than this is printed across the paper (landscape).
 LEAGUE_PORTRAIT_EVENTS = 6
+LEAGUE_TEMPLATE = "print/boards_league.html"
 # A bracket is laid out as columns of stages, across the paper, while its widest stage
 # has no more tables than this; a bigger one goes stage by stage, down the page.
 BRACKET_COLUMN_TABLES = 6
@@ -341,14 +343,24 @@ def league_context(
     }
 
 
-def league_file(*, season: Season, language: str, size: str | None = None) -> PrintFile:
-    """The season's league table as the public page has it (published events only)."""
+def _league_context(season: Season, language: str) -> dict[str, Any]:
     league = season_league(season=season)
     changes = season_scheme_changes(season=season)
     with override(language):
-        context = league_context(league, changes)
+        return league_context(league, changes)
+
+
+def league_document(*, season: Season, language: str, size: str | None = None) -> Document:
+    """`league_file`'s pages laid out, before they are written: what a test measures."""
+    context = _league_context(season, language)
+    return render_document(LEAGUE_TEMPLATE, context, language=language, size=size)
+
+
+def league_file(*, season: Season, language: str, size: str | None = None) -> PrintFile:
+    """The season's league table as the public page has it (published events only)."""
+    context = _league_context(season, language)
     filename = _name(season.club.slug, f"season-{season.pk}", "league")
-    return _pdf(filename, "print/boards_league.html", context, language, size)
+    return _pdf(filename, LEAGUE_TEMPLATE, context, language, size)
 
 
 # -- championship bracket -----------------------------------------------------------------------

@@ -1,0 +1,72 @@
+"""The notice-board sheets at their fullest (issue 31): a season's league table of many
+events and long names, in every language and on every paper, and the championship boards'
+heads. No number or name prints over another or past its cell's border, no head is broken
+mid-word, and a language takes no more pages than another's words need."""
+
+from __future__ import annotations
+
+import pytest
+
+from formats.finish import event_finish
+from leagues.services import season_league
+from printing.boards import league_document
+from printing.pdf import PAPERS
+from tests.factories import ClubFactory
+from tests.formats.test_championship import entry, play
+from tests.leagues.league_helpers import night, players_of, season_of
+from tests.printing.sheetcheck import overlapping_words, page_words, png, words_outside_their_cells
+
+pytestmark = [pytest.mark.django_db, pytest.mark.layout]
+
+LANGUAGES = ("fi", "hu", "en")
+# The longest realistic names: 30 characters, accents, a double name.
+LONGEST_NAMES = [
+    "Kristiina Väisänen-Lindqvist", "Szentgyörgyiné Kovács Ágnes", "Äijälä-Heikkinen Väinö Ilmari",
+    "Nagy-Horváth Lőrinc Zsigmond", "Öberg-Lindqvist Åsa Kristiina", "Pöllänen-Rönkkö Iiro Tapani",
+]  # fmt: skip
+# A season of weekly club nights, autumn to Christmas, six of a club of 24 at each.
+NIGHTS = 16
+CLUB = [f"{name[:28]} {letter}" for letter in "ABCD" for name in LONGEST_NAMES]
+
+
+def _long_season(kind: str):
+    """A season of `NIGHTS` nights of six players of the longest names, each night's
+    penalties uneven, so that the league's numbers are as wide as they get: an average per
+    game with two decimals, or a penalty total of four digits."""
+    club = ClubFactory(language="fi")
+    season = season_of(club)
+    season.league_scheme = {"kind": kind, "points": [10, 7, 5, 3, 1], "best_n": NIGHTS - 3}
+    season.save()
+    players = players_of(club, *CLUB)
+    for day in range(NIGHTS):
+        order = [players[(day * 5 + seat * 4) % len(players)] for seat in range(6)]
+        event = night(season, order, day=day + 1, finish=False)
+        (table,) = event.stages.get().tables.all()
+        # Odd penalties, a different spread each night: averages like 37,43 and 10,86.
+        scheme = [entry(deal % 6, [0 if s == deal % 6 else 5 * (s + (day + deal) % 5 + 1) for s in range(6)])
+                  for deal in range(7)]  # fmt: skip
+        table.deals.all().delete()
+        play(table, scheme)
+        event_finish(event=event)
+    return season
+
+
+@pytest.mark.parametrize("kind", ["average", "penalty_total"])
+def test_a_long_seasons_league_table_is_readable_in_every_language(kind):
+    season = _long_season(kind)
+    league = season_league(season=season)
+    assert len(league.events) == NIGHTS
+    pages = {}
+    for language in LANGUAGES:
+        for size in PAPERS:
+            document = league_document(season=season, language=language, size=size)
+            pdf = document.write_pdf()
+            words = page_words(pdf)
+            where = f"{kind} {language} {size}"
+            if size == "A4":
+                png(pdf, f"print-league-long-{kind}-{language}", dpi=60)
+            assert words_outside_their_cells(document) == [], where
+            assert overlapping_words(pdf, words) == [], where
+            pages[language, size] = len(words)
+    # 24 players of sixteen nights: two pages, a line a player, in every language.
+    assert set(pages.values()) == {2}, pages
