@@ -44,7 +44,7 @@ from django.db import DatabaseError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, override
 from pypdf import PdfWriter
 
 from core.tasks import (
@@ -92,14 +92,26 @@ def print_stage(*, event: Event) -> Stage | None:
     return event.stages.exclude(status=StageStatus.PREVIEW).order_by("-number").first()
 
 
+# What each kind's download is called (the same words in every language: a file name).
+FILE_WORDS = {TABLE_SHEETS: "score-sheets", RESULT_SHEETS: "results", STANDINGS: "standings"}
+
+
 def print_job_filename(job: PrintJob) -> str:
-    """The download's name, like rutupeli-night-stage-1-sheets.pdf."""
-    name = slugify(job.event.name) or "event"
-    if job.kind == STANDINGS:
-        stage = job.params.get("stage")
-        return f"{name}-stage-{stage}-standings.pdf" if stage else f"{name}-standings.pdf"
-    what = "sheets" if job.kind == TABLE_SHEETS else "results"
-    return f"{name}-stage-{job.params.get('stage', 1)}-{what}.pdf"
+    """The download's name: the event, its round (or stage), the kind, the paper and the
+    language, like club-cup-round-2-results-a4-fi.pdf, so that a round printed in two
+    languages or on two papers never downloads twice under one name."""
+    parts = [slugify(job.event.name) or "event"]
+    stage = job.params.get("stage")
+    if stage:
+        # The format's own word ("round", "stage"), in English as the rest of the name.
+        with override("en"):
+            parts.append(slugify(job.event.spec.stage_name(stage)))
+    parts += [
+        FILE_WORDS.get(job.kind, "sheets"),
+        slugify(str(job.params.get("paper", ""))) or "a4",
+        slugify(str(job.params.get("language", ""))) or "x",
+    ]
+    return "-".join(parts) + ".pdf"
 
 
 WORKING, DONE, STOPPED, CANNOT_TELL = "working", "done", "failed", "unknown"

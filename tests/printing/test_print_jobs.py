@@ -101,7 +101,10 @@ def test_a_batch_is_made_inline_and_downloads_as_one_pdf(
     download = client.get(_job_url(job, "print_job_download"))
     assert download.status_code == 200
     assert download["Content-Type"] == "application/pdf"
-    assert 'filename="rutupeli-night-stage-1-sheets.pdf"' in download["Content-Disposition"]
+    assert (
+        'filename="rutupeli-night-round-1-score-sheets-a4-en.pdf"'
+        in download["Content-Disposition"]
+    )
     reader = _pdf(download)
     assert len(reader.pages) == job.pages >= len(tables)
     text = "\n".join(page.extract_text() for page in reader.pages)
@@ -120,7 +123,7 @@ def test_result_sheets_are_their_own_job(
     assert set(jobs) == {"table_sheets", "result_sheets"}
     assert jobs["result_sheets"].status == Status.DONE
     download = client.get(_job_url(jobs["result_sheets"], "print_job_download"))
-    assert 'filename="rutupeli-night-stage-1-results.pdf"' in download["Content-Disposition"]
+    assert 'filename="rutupeli-night-round-1-results-a4-en.pdf"' in download["Content-Disposition"]
     assert len(_pdf(download).pages) >= 4
 
 
@@ -202,6 +205,31 @@ def test_a_whole_round_prints_on_the_paper_asked_for(
             _start_url(event), {"kind": "table_sheets", "stage": 1, "paper": "A3"}
         )
     assert refused.status_code == 302 and PrintJob.objects.count() == 2
+
+
+def test_each_round_print_downloads_under_its_own_name(night):
+    """A director who prints a round's results in Finnish on A4 and in English on Letter
+    gets two files that say which is which, not two of one name (issue 31)."""
+    event, _tables = night
+    names = {}
+    for kind in ("table_sheets", "result_sheets", "standings"):
+        for stage in (1, 2, None):
+            for language in ("fi", "hu", "en"):
+                for paper in ("A4", "Letter"):
+                    params = {"stage": stage, "language": language, "paper": paper}
+                    job = PrintJob(event=event, kind=kind, params=params)
+                    names[kind, stage, language, paper] = print_jobs.print_job_filename(job)
+    assert len(set(names.values())) == len(names)
+    assert names["result_sheets", 2, "fi", "A4"] == "rutupeli-night-round-2-results-a4-fi.pdf"
+    assert names["table_sheets", 1, "hu", "Letter"] == (
+        "rutupeli-night-round-1-score-sheets-letter-hu.pdf"
+    )
+    assert names["standings", None, "en", "A4"] == "rutupeli-night-standings-a4-en.pdf"
+    # A championship's stages are stages, whatever the language of the sheets.
+    event.format = "championship"
+    job = PrintJob(event=event, kind="result_sheets", params={"stage": 3, "language": "hu",
+                                                              "paper": "A4"})  # fmt: skip
+    assert print_jobs.print_job_filename(job) == "rutupeli-night-stage-3-results-a4-hu.pdf"
 
 
 def test_an_event_not_drawn_yet_has_no_print_box(db):
