@@ -41,7 +41,7 @@ from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.files import File
 from django.db import DatabaseError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext, override
@@ -64,6 +64,7 @@ from printing.pdf import PrintError, paper
 from printing.sheets import table_sheets_pdf
 from rules import RuleViolation
 from rules.i18n import _
+from scoring.models import Deal
 from tournaments.changes import event_results_version
 from tournaments.models import Event, Stage, StageStatus, Table
 
@@ -139,6 +140,12 @@ class PrintJobState:
     done: int = 0
     total: int = 0
 
+    @property
+    def left_out(self) -> int:
+        """Tables of the round a result print left out: none of their deals was entered."""
+        left_out = self.job.params.get("left_out") if isinstance(self.job.params, dict) else 0
+        return left_out if isinstance(left_out, int) else 0
+
 
 def _reason(code: str, run: TaskStatus | None) -> str:
     """Why the job failed, in the reader's language."""
@@ -213,6 +220,12 @@ def print_batches(*, event: Event) -> PrintBatches:
 # -- asking ----------------------------------------------------------------------------------
 
 
+def _played(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """The tables with a deal entered: a result sheet of any other says only "No deals
+    entered", a page the round's print leaves out."""
+    return tables.filter(Exists(Deal.objects.filter(table=OuterRef("pk"))))
+
+
 def _params(event: Event, kind: str, params: dict[str, Any]) -> dict[str, Any]:
     """The request in its one stored form: stage number, language and paper."""
     if kind not in KINDS and kind != STANDINGS:
@@ -228,6 +241,11 @@ def _params(event: Event, kind: str, params: dict[str, Any]) -> dict[str, Any]:
     elif stage is None or not stage.tables.exists():
         raise RuleViolation(
             _("That stage has no confirmed tables to print yet."), code="print_no_tables"
+        )
+    elif KINDS.get(kind) and not _played(stage.tables.all()).exists():
+        raise RuleViolation(
+            _("No table of that stage has deals entered yet: there are no results to print."),
+            code="print_no_results",
         )
     languages = {code for code, _name in settings.LANGUAGES}
     language = params.get("language")
@@ -261,7 +279,9 @@ def print_job_request(
             status__in=[Status.QUEUED, Status.RUNNING, Status.DONE],
         ).order_by("-created_at")
         for job in candidates:
-            if job.params == wanted and not print_job_state(job).retryable:
+            # The stored params also say what the job found (`left_out`): not asked for.
+            asked = {key: job.params.get(key) for key in wanted}
+            if asked == wanted and not print_job_state(job).retryable:
                 return job
         user = by if getattr(by, "is_authenticated", False) else None
         job = PrintJob.objects.create(
@@ -382,12 +402,17 @@ def print_job_start(*, job_id: int) -> PrintPlan | None:
     if job.kind == STANDINGS:  # one share, one step: the standings are one document
         PrintShare.objects.create(job=job, attempt=job.attempts, index=0, tables=[])
         return PrintPlan(job=job, attempt=job.attempts, shares=1, tables=1)
-    ids = list(
-        Table.objects.filter(stage__event_id=job.event_id, stage__number=job.params.get("stage"))
-        .exclude(stage__status=StageStatus.PREVIEW)
-        .order_by("number")
-        .values_list("pk", flat=True)
-    )
+    tables = Table.objects.filter(
+        stage__event_id=job.event_id, stage__number=job.params.get("stage")
+    ).exclude(stage__status=StageStatus.PREVIEW)
+    if KINDS[job.kind]:
+        everyone = tables.count()
+        tables = _played(tables)
+    ids = list(tables.order_by("number").values_list("pk", flat=True))
+    if KINDS[job.kind]:
+        # Said on the job's page: how many tables the results leave out.
+        job.params = {**job.params, "left_out": everyone - len(ids)}
+        job.save(update_fields=["params"])
     if not ids:
         raise Table.DoesNotExist(f"print job {job_id}: its stage has no tables")
     shares = [

@@ -26,6 +26,7 @@ from printing.jobs import print_job_request, print_job_run, print_job_state
 from printing.models import PrintJob, PrintJobStatus, PrintShare
 from printing.pdf import PrintError
 from tests.factories import ClubFactory, MembershipFactory
+from tests.formats.test_championship import play, winner_scheme
 from tests.scoring.conftest import seated_event
 from tests.test_tasks_broker_down import queue_at  # noqa: F401  (a fixture)
 from tournaments.changes import event_results_version, results_change
@@ -115,7 +116,9 @@ def test_a_batch_is_made_inline_and_downloads_as_one_pdf(
 def test_result_sheets_are_their_own_job(
     client, night, director, django_capture_on_commit_callbacks
 ):
-    event, _tables = night
+    event, tables = night
+    for table in tables:
+        play(table, winner_scheme(table.seats.count()))
     client.force_login(director)
     _ask(client, event, capture=django_capture_on_commit_callbacks)
     _ask(client, event, "result_sheets", capture=django_capture_on_commit_callbacks)
@@ -125,6 +128,41 @@ def test_result_sheets_are_their_own_job(
     download = client.get(_job_url(jobs["result_sheets"], "print_job_download"))
     assert 'filename="rutupeli-night-round-1-results-a4-en.pdf"' in download["Content-Disposition"]
     assert len(_pdf(download).pages) >= 4
+
+
+def test_a_rounds_results_leave_out_the_tables_with_no_deals(
+    client, night, director, django_capture_on_commit_callbacks
+):
+    """Tables 1 and 3 have played, 2 and 4 not yet: the results are theirs alone, no page
+    saying "No deals entered", and the job's page says two tables were left out; with no
+    table played there is nothing to print, and the director is told so (issue 31)."""
+    event, tables = night
+    client.force_login(director)
+    nothing = _ask(client, event, "result_sheets", capture=django_capture_on_commit_callbacks)
+    assert not PrintJob.objects.exists()
+    assert (
+        "No table of that stage has deals entered"
+        in client.get(nothing["Location"]).content.decode()
+    )
+    for table in tables[::2]:
+        play(table, winner_scheme(table.seats.count()))
+    _ask(client, event, "result_sheets", capture=django_capture_on_commit_callbacks)
+    job = PrintJob.objects.get()
+    assert job.status == Status.DONE
+    text = "\n".join(
+        page.extract_text() for page in _pdf(client.get(_job_url(job, "print_job_download"))).pages
+    )
+    assert "No deals entered" not in text
+    labels = [label for label in ("Table 1", "Table 2", "Table 3", "Table 4") if label in text]
+    assert labels == ["Table 1", "Table 3"]
+    assert TaskRun.objects.get(task_id=job.task_id).total == 2
+    assert (
+        "2 tables with no deals entered were left out."
+        in client.get(_job_url(job)).content.decode()
+    )
+    # Asked again with nothing changed: the same job.
+    _ask(client, event, "result_sheets", capture=django_capture_on_commit_callbacks)
+    assert PrintJob.objects.count() == 1
 
 
 def test_the_file_is_reused_until_a_result_changes(
