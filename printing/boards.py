@@ -41,6 +41,8 @@ SEATING_PER_PAGE_BIG_TABLES = 6
 # A league of more events than this is printed across the paper (landscape).
 LEAGUE_PORTRAIT_EVENTS = 6
 LEAGUE_TEMPLATE = "print/boards_league.html"
+STANDINGS_TEMPLATE = "print/boards_standings.html"
+BRACKET_TEMPLATE = "print/boards_bracket.html"
 # A bracket is laid out as columns of stages, across the paper, while its widest stage
 # has no more tables than this; a bigger one goes stage by stage, down the page.
 BRACKET_COLUMN_TABLES = 6
@@ -58,6 +60,13 @@ def css_text(*parts: object) -> str:
     return "".join(
         f"\\{ord(char):x} " if char in '\\"<>&' or ord(char) < 32 else char for char in text
     )
+
+
+def _in(language: str, make: Any, **kwargs: Any) -> dict[str, Any]:
+    """A sheet's context made in `language` (its words are the active language's)."""
+    with override(language):
+        result: dict[str, Any] = make(**kwargs)
+    return result
 
 
 def _pdf(
@@ -125,12 +134,11 @@ def standings_file(
     *, event: Event, language: str, size: str | None = None, stage: Stage | None = None
 ) -> PrintFile:
     """The event's standings (or one stage's, `stage`) for the notice board."""
-    with override(language):
-        context = standings_context(event=event, stage=stage)
+    context = _in(language, standings_context, event=event, stage=stage)
     parts: list[object] = [event.club.slug, event.pk, "standings"]
     if stage is not None:
         parts.insert(2, f"stage-{stage.number}")
-    return _pdf(_name(*parts), "print/boards_standings.html", context, language, size)
+    return _pdf(_name(*parts), STANDINGS_TEMPLATE, context, language, size)
 
 
 # -- seating list -------------------------------------------------------------------------------
@@ -420,10 +428,19 @@ def bracket_context(*, event: Event, bracket: Bracket | None = None) -> dict[str
 
 def bracket_file(*, event: Event, language: str, size: str | None = None) -> PrintFile:
     """The championship's bracket: every seated stage's tables, who went on, the champion."""
-    with override(language):
-        context = bracket_context(event=event)
+    context = _in(language, bracket_context, event=event)
     filename = _name(event.club.slug, event.pk, "bracket")
-    return _pdf(filename, "print/boards_bracket.html", context, language, size)
+    return _pdf(filename, BRACKET_TEMPLATE, context, language, size)
+
+
+def board_document(*, kind: str, event: Event, language: str, size: str | None = None) -> Document:
+    """An event's standings or bracket sheet (`kind`) laid out, before it is written: what
+    a test measures the cells of."""
+    if kind == "bracket":
+        context = _in(language, bracket_context, event=event)
+        return render_document(BRACKET_TEMPLATE, context, language=language, size=size)
+    context = _in(language, standings_context, event=event)
+    return render_document(STANDINGS_TEMPLATE, context, language=language, size=size)
 
 
 __all__ = [

@@ -9,12 +9,23 @@ import pytest
 
 from formats.finish import event_finish
 from leagues.services import season_league
-from printing.boards import league_document
+from printing.boards import board_document, league_document
 from printing.pdf import PAPERS
 from tests.factories import ClubFactory
 from tests.formats.test_championship import entry, play
+from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of
+from tests.formats.test_headtohead import play as play_match
 from tests.leagues.league_helpers import night, players_of, season_of
-from tests.printing.sheetcheck import overlapping_words, page_words, png, words_outside_their_cells
+from tests.printing.sheetcheck import (
+    overlapping_words,
+    page_words,
+    png,
+    words_broken_mid_word,
+    words_outside_their_cells,
+)
+from tests.printing.test_print_boards import _explained_championship
+from tournaments.event_formats import EventFormat
+from tournaments.models import Player
 
 pytestmark = [pytest.mark.django_db, pytest.mark.layout]
 
@@ -70,3 +81,40 @@ def test_a_long_seasons_league_table_is_readable_in_every_language(kind):
             pages[language, size] = len(words)
     # 24 players of sixteen nights: two pages, a line a player, in every language.
     assert set(pages.values()) == {2}, pages
+
+
+def _named_longest(event) -> None:
+    players = Player.objects.filter(club=event.club).order_by("pk")
+    for player, name in zip(players, CLUB, strict=False):
+        player.name = name
+        player.save(update_fields=["name"])
+
+
+def _swiss():
+    """Two rounds of a Swiss Gin event of eight: its standings have wins, matches, byes."""
+    event = h2h_event(players=8, format=EventFormat.SWISS, rounds=3)
+    _named_longest(event)
+    for number in (1, 2):
+        stage = pair_and_confirm(event, seed=number)
+        for table, pair in zip(stage.tables.order_by("number"), pairs_of(stage), strict=True):
+            play_match(table, min(pair))
+    return event
+
+
+def test_the_boards_heads_break_between_words_and_stay_in_their_cells():
+    """A championship's standings and bracket ("Saavutettu vaihe", "Elért szakasz") and a
+    Swiss event's standings ("Győzelmek", "Mérkőzések"): every head whole on its lines,
+    inside its column, in every language and on every paper (issue 31)."""
+    championship = _explained_championship()  # players of long names, two stages
+    boards = [("standings", championship), ("bracket", championship), ("standings", _swiss())]
+    found = []
+    for kind, event in boards:
+        for language in LANGUAGES:
+            for size in PAPERS:
+                document = board_document(kind=kind, event=event, language=language, size=size)
+                where = f"{kind} {event.format} {language} {size}"
+                found += [(where, *bad) for bad in words_broken_mid_word(document)]
+                found += [(where, *bad) for bad in words_outside_their_cells(document)]
+                if size == "A4" and language == "hu":
+                    png(document.write_pdf(), f"print-{kind}-{event.format}-hu", dpi=60)
+    assert found == [], "\n".join(map(str, found))
