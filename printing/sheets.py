@@ -639,7 +639,7 @@ def table_sheets_document(
             printed.append(
                 printed_sheet(sheet, filled=filled, texts=texts[event_id], continued=continued)
             )
-    context: dict[str, Any] = {"sheets": printed, "filled": filled}
+    context: dict[str, Any] = {"sheets": printed, "filled": filled, "continued": continued}
     return render_document(TEMPLATE, context, language=language, size=size)
 
 

@@ -156,14 +156,24 @@ def save_png(pdf: bytes, page: int, name: str) -> None:
                     str(page), "-", str(ARTIFACTS / name)], input=pdf, check=True)  # fmt: skip
 
 
-@pytest.mark.parametrize("filled", [False, True], ids=["score", "result"])
-@pytest.mark.parametrize("game", GAMES)
-def test_one_page_per_table_in_every_language_and_paper(game, filled):
+# Each game's sheet kinds: the games with no fixed number of deals have a continuation
+# sheet too (a six-player Tízlapos one ran onto a second page: issue 31).
+SHEETS = [
+    (game, kind)
+    for game in GAMES
+    for kind in ("score", "continued", "result")
+    if kind != "continued" or get_variant(game).family in OPEN_ROWS
+]
+
+
+@pytest.mark.parametrize(("game", "kind"), SHEETS)
+def test_one_page_per_table_in_every_language_and_paper(game, kind):
+    filled, continued = kind == "result", kind == "continued"
     tables = tables_of_every_size(game, played=filled)
     for language in LANGUAGES:
         for size in PAPERS:
             document = table_sheets_document(
-                tables=tables, filled=filled, language=language, size=size
+                tables=tables, filled=filled, language=language, size=size, continued=continued
             )
             pdf = document.write_pdf()
             try:
@@ -173,10 +183,9 @@ def test_one_page_per_table_in_every_language_and_paper(game, filled):
                 with translation.override(language):
                     assert_fields(pages, tables, game, filled)
             except AssertionError as error:
-                raise AssertionError(f"{game} {language} {size}: {error}") from error
+                raise AssertionError(f"{game} {kind} {language} {size}: {error}") from error
             if size == "A4":
                 # The most players: the fullest page.
-                kind = "result" if filled else "score"
                 save_png(pdf, len(tables), f"sheet-{game}-{kind}-{language}")
 
 
