@@ -142,15 +142,11 @@ class DealLine:
     provisional: bool = False
 
     @property
-    def dealer_words(self) -> str:
-        """ "Dealer: Kaisa": the player who deals, never the deals (fi "jaot", hu "játszmák")."""
-        return pgettext("the player who deals", "Dealer: %(name)s") % {"name": self.dealer}
-
-    @property
     def dealer_label(self) -> str:
-        """ "Dealer:" alone, before the dealer's seat number (as the players' heads number
-        them): a grid's row is too narrow for a name of 30 letters, and an open grid's row
-        is one line of choices and one of its dealer."""
+        """ "Dealer:" alone (the player who deals, never the deals: fi "jaot", hu
+        "játszmák"), before the dealer's seat number as the players' heads number them: a
+        grid's row is too narrow for a name of 30 letters, and an open grid's row is one
+        line of choices and one of its dealer."""
         return pgettext("the player who deals", "Dealer: %(name)s").replace("%(name)s", "").strip()
 
     @property
@@ -423,6 +419,13 @@ def _status(deal: Deal) -> str:
     return gettext("confirmed") if deal.is_confirmed else gettext("not confirmed")
 
 
+def _dealer_seat(sheet: TableSheet, number: int) -> int:
+    """Deal `number`'s dealer as the players' heads number the seats (1 for the first);
+    0 for a table with no seats."""
+    found = sheet.dealer(number)
+    return list(sheet.seats).index(found) + 1 if found else 0
+
+
 def _filled_lines(sheet: TableSheet, family: str) -> list[DealLine]:
     """Every deal as entered, with the running totals the engine gives after it."""
     names = [seat.player.name for seat in sheet.seats]
@@ -443,7 +446,7 @@ def _filled_lines(sheet: TableSheet, family: str) -> list[DealLine]:
         line = DealLine(
             number=deal.number,
             dealer=dealer.player.name if dealer else "",
-            dealer_seat=list(sheet.seats).index(dealer) + 1 if dealer else 0,
+            dealer_seat=_dealer_seat(sheet, deal.number),
             contract=contract_text(deal.contract),
             cards=(
                 variant.cards_dealt[deal.number - 1]
@@ -480,17 +483,12 @@ def _blank_lines(sheet: TableSheet, family: str, *, continued: bool) -> list[Dea
         seat = sheet.dealer(number)
         return seat.player.name if seat else ""
 
-    def seat(number: int) -> int:
-        # Numbered as the players' heads number them: 1 for the first seat.
-        found = sheet.dealer(number)
-        return list(sheet.seats).index(found) + 1 if found else 0
-
     if variant.is_contract_game:
         return [
             DealLine(
                 number=number,
                 dealer=dealer(number),
-                dealer_seat=seat(number),
+                dealer_seat=_dealer_seat(sheet, number),
                 contract=contract.describe(gettext),
                 cards=variant.cards_dealt[number - 1]
                 if number <= len(variant.cards_dealt)
@@ -500,14 +498,8 @@ def _blank_lines(sheet: TableSheet, family: str, *, continued: bool) -> list[Dea
         ]
     rows = OPEN_ROWS[family]
     first = rows + 1 if continued else 1
-
-    def seat(number: int) -> int:
-        # Numbered as the players' heads number them: 1 for the first seat.
-        found = sheet.dealer(number)
-        return list(sheet.seats).index(found) + 1 if found else 0
-
     return [
-        DealLine(number=n, dealer=dealer(n), dealer_seat=seat(n))
+        DealLine(number=n, dealer=dealer(n), dealer_seat=_dealer_seat(sheet, n))
         for n in range(first, first + rows)
     ]
 
