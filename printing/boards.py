@@ -38,8 +38,11 @@ from tournaments.models import Event, Season, SeasonSchemeChange, Stage
 # players take a row less (`seating_per_page`).
 SEATING_PER_PAGE = 8
 SEATING_PER_PAGE_BIG_TABLES = 6
-# A league of more events than this is printed across the paper (landscape).
+# A league of more events than this, or of a name longer than this (a Finnish or Hungarian
+# head is wider than an English one, and the name's column narrower), is printed across the
+# paper (landscape): a name on one line, as many pages in every language.
 LEAGUE_PORTRAIT_EVENTS = 6
+LEAGUE_PORTRAIT_NAME = 24
 LEAGUE_TEMPLATE = "print/boards_league.html"
 STANDINGS_TEMPLATE = "print/boards_standings.html"
 BRACKET_TEMPLATE = "print/boards_bracket.html"
@@ -331,7 +334,8 @@ def league_context(
             for cell in line["cells"]
         ),
         "scheme_text": scheme_text(league.scheme.to_dict()),
-        "landscape": len(league.events) > LEAGUE_PORTRAIT_EVENTS,
+        "landscape": len(league.events) > LEAGUE_PORTRAIT_EVENTS
+        or max((len(line["name"]) for line in ranked + unranked), default=0) > LEAGUE_PORTRAIT_NAME,
         "starts": date_format(season.starts_on, "SHORT_DATE_FORMAT"),
         "ends": date_format(season.ends_on, "SHORT_DATE_FORMAT"),
         "footer": css_text(season.club.name, season.name),
