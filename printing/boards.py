@@ -19,12 +19,13 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.text import slugify
 from django.utils.translation import get_language, gettext, override
+from weasyprint import Document
 
 from formats.championship import Bracket, championship_bracket
 from leagues.selectors import SeasonLeague, season_scheme_changes
 from leagues.services import season_league
 from leagues.tables import number_text, scheme_text
-from printing.pdf import PDF, PrintFile, render_pdf
+from printing.pdf import PDF, PrintFile, render_document, render_pdf
 from scoring.selectors import TableSheet, stage_sheets
 from standings.selectors import RankingRow
 from standings.standings import event_standings
@@ -37,8 +38,14 @@ from tournaments.models import Event, Season, SeasonSchemeChange, Stage
 # players take a row less (`seating_per_page`).
 SEATING_PER_PAGE = 8
 SEATING_PER_PAGE_BIG_TABLES = 6
-# A league of more events than this is printed across the paper (landscape).
+# A league of more events than this, or of a name longer than this (a Finnish or Hungarian
+# head is wider than an English one, and the name's column narrower), is printed across the
+# paper (landscape): a name on one line, as many pages in every language.
 LEAGUE_PORTRAIT_EVENTS = 6
+LEAGUE_PORTRAIT_NAME = 24
+LEAGUE_TEMPLATE = "print/boards_league.html"
+STANDINGS_TEMPLATE = "print/boards_standings.html"
+BRACKET_TEMPLATE = "print/boards_bracket.html"
 # A bracket is laid out as columns of stages, across the paper, while its widest stage
 # has no more tables than this; a bigger one goes stage by stage, down the page.
 BRACKET_COLUMN_TABLES = 6
@@ -56,6 +63,13 @@ def css_text(*parts: object) -> str:
     return "".join(
         f"\\{ord(char):x} " if char in '\\"<>&' or ord(char) < 32 else char for char in text
     )
+
+
+def _in(language: str, make: Any, **kwargs: Any) -> dict[str, Any]:
+    """A sheet's context made in `language` (its words are the active language's)."""
+    with override(language):
+        result: dict[str, Any] = make(**kwargs)
+    return result
 
 
 def _pdf(
@@ -123,12 +137,11 @@ def standings_file(
     *, event: Event, language: str, size: str | None = None, stage: Stage | None = None
 ) -> PrintFile:
     """The event's standings (or one stage's, `stage`) for the notice board."""
-    with override(language):
-        context = standings_context(event=event, stage=stage)
+    context = _in(language, standings_context, event=event, stage=stage)
     parts: list[object] = [event.club.slug, event.pk, "standings"]
     if stage is not None:
         parts.insert(2, f"stage-{stage.number}")
-    return _pdf(_name(*parts), "print/boards_standings.html", context, language, size)
+    return _pdf(_name(*parts), STANDINGS_TEMPLATE, context, language, size)
 
 
 # -- seating list -------------------------------------------------------------------------------
@@ -321,7 +334,8 @@ def league_context(
             for cell in line["cells"]
         ),
         "scheme_text": scheme_text(league.scheme.to_dict()),
-        "landscape": len(league.events) > LEAGUE_PORTRAIT_EVENTS,
+        "landscape": len(league.events) > LEAGUE_PORTRAIT_EVENTS
+        or max((len(line["name"]) for line in ranked + unranked), default=0) > LEAGUE_PORTRAIT_NAME,
         "starts": date_format(season.starts_on, "SHORT_DATE_FORMAT"),
         "ends": date_format(season.ends_on, "SHORT_DATE_FORMAT"),
         "footer": css_text(season.club.name, season.name),
@@ -341,14 +355,24 @@ def league_context(
     }
 
 
-def league_file(*, season: Season, language: str, size: str | None = None) -> PrintFile:
-    """The season's league table as the public page has it (published events only)."""
+def _league_context(season: Season, language: str) -> dict[str, Any]:
     league = season_league(season=season)
     changes = season_scheme_changes(season=season)
     with override(language):
-        context = league_context(league, changes)
+        return league_context(league, changes)
+
+
+def league_document(*, season: Season, language: str, size: str | None = None) -> Document:
+    """`league_file`'s pages laid out, before they are written: what a test measures."""
+    context = _league_context(season, language)
+    return render_document(LEAGUE_TEMPLATE, context, language=language, size=size)
+
+
+def league_file(*, season: Season, language: str, size: str | None = None) -> PrintFile:
+    """The season's league table as the public page has it (published events only)."""
+    context = _league_context(season, language)
     filename = _name(season.club.slug, f"season-{season.pk}", "league")
-    return _pdf(filename, "print/boards_league.html", context, language, size)
+    return _pdf(filename, LEAGUE_TEMPLATE, context, language, size)
 
 
 # -- championship bracket -----------------------------------------------------------------------
@@ -408,10 +432,19 @@ def bracket_context(*, event: Event, bracket: Bracket | None = None) -> dict[str
 
 def bracket_file(*, event: Event, language: str, size: str | None = None) -> PrintFile:
     """The championship's bracket: every seated stage's tables, who went on, the champion."""
-    with override(language):
-        context = bracket_context(event=event)
+    context = _in(language, bracket_context, event=event)
     filename = _name(event.club.slug, event.pk, "bracket")
-    return _pdf(filename, "print/boards_bracket.html", context, language, size)
+    return _pdf(filename, BRACKET_TEMPLATE, context, language, size)
+
+
+def board_document(*, kind: str, event: Event, language: str, size: str | None = None) -> Document:
+    """An event's standings or bracket sheet (`kind`) laid out, before it is written: what
+    a test measures the cells of."""
+    if kind == "bracket":
+        context = _in(language, bracket_context, event=event)
+        return render_document(BRACKET_TEMPLATE, context, language=language, size=size)
+    context = _in(language, standings_context, event=event)
+    return render_document(STANDINGS_TEMPLATE, context, language=language, size=size)
 
 
 __all__ = [

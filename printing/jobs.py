@@ -41,10 +41,10 @@ from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.files import File
 from django.db import DatabaseError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, override
 from pypdf import PdfWriter
 
 from core.tasks import (
@@ -64,6 +64,7 @@ from printing.pdf import PrintError, paper
 from printing.sheets import table_sheets_pdf
 from rules import RuleViolation
 from rules.i18n import _
+from scoring.models import Deal
 from tournaments.changes import event_results_version
 from tournaments.models import Event, Stage, StageStatus, Table
 
@@ -92,14 +93,26 @@ def print_stage(*, event: Event) -> Stage | None:
     return event.stages.exclude(status=StageStatus.PREVIEW).order_by("-number").first()
 
 
+# What each kind's download is called (the same words in every language: a file name).
+FILE_WORDS = {TABLE_SHEETS: "score-sheets", RESULT_SHEETS: "results", STANDINGS: "standings"}
+
+
 def print_job_filename(job: PrintJob) -> str:
-    """The download's name, like rutupeli-night-stage-1-sheets.pdf."""
-    name = slugify(job.event.name) or "event"
-    if job.kind == STANDINGS:
-        stage = job.params.get("stage")
-        return f"{name}-stage-{stage}-standings.pdf" if stage else f"{name}-standings.pdf"
-    what = "sheets" if job.kind == TABLE_SHEETS else "results"
-    return f"{name}-stage-{job.params.get('stage', 1)}-{what}.pdf"
+    """The download's name: the event, its round (or stage), the kind, the paper and the
+    language, like club-cup-round-2-results-a4-fi.pdf, so that a round printed in two
+    languages or on two papers never downloads twice under one name."""
+    parts = [slugify(job.event.name) or "event"]
+    stage = job.params.get("stage")
+    if stage:
+        # The format's own word ("round", "stage"), in English as the rest of the name.
+        with override("en"):
+            parts.append(slugify(job.event.spec.stage_name(stage)))
+    parts += [
+        FILE_WORDS.get(job.kind, "sheets"),
+        slugify(str(job.params.get("paper", ""))) or "a4",
+        slugify(str(job.params.get("language", ""))) or "x",
+    ]
+    return "-".join(parts) + ".pdf"
 
 
 WORKING, DONE, STOPPED, CANNOT_TELL = "working", "done", "failed", "unknown"
@@ -126,6 +139,12 @@ class PrintJobState:
     # Tables made, of the total (the job's task record).
     done: int = 0
     total: int = 0
+
+    @property
+    def left_out(self) -> int:
+        """Tables of the round a result print left out: none of their deals was entered."""
+        left_out = self.job.params.get("left_out") if isinstance(self.job.params, dict) else 0
+        return left_out if isinstance(left_out, int) else 0
 
 
 def _reason(code: str, run: TaskStatus | None) -> str:
@@ -201,6 +220,12 @@ def print_batches(*, event: Event) -> PrintBatches:
 # -- asking ----------------------------------------------------------------------------------
 
 
+def _played(tables: QuerySet[Table]) -> QuerySet[Table]:
+    """The tables with a deal entered: a result sheet of any other says only "No deals
+    entered", a page the round's print leaves out."""
+    return tables.filter(Exists(Deal.objects.filter(table=OuterRef("pk"))))
+
+
 def _params(event: Event, kind: str, params: dict[str, Any]) -> dict[str, Any]:
     """The request in its one stored form: stage number, language and paper."""
     if kind not in KINDS and kind != STANDINGS:
@@ -216,6 +241,11 @@ def _params(event: Event, kind: str, params: dict[str, Any]) -> dict[str, Any]:
     elif stage is None or not stage.tables.exists():
         raise RuleViolation(
             _("That stage has no confirmed tables to print yet."), code="print_no_tables"
+        )
+    elif KINDS.get(kind) and not _played(stage.tables.all()).exists():
+        raise RuleViolation(
+            _("No table of that stage has deals entered yet: there are no results to print."),
+            code="print_no_results",
         )
     languages = {code for code, _name in settings.LANGUAGES}
     language = params.get("language")
@@ -249,7 +279,9 @@ def print_job_request(
             status__in=[Status.QUEUED, Status.RUNNING, Status.DONE],
         ).order_by("-created_at")
         for job in candidates:
-            if job.params == wanted and not print_job_state(job).retryable:
+            # The stored params also say what the job found (`left_out`): not asked for.
+            asked = {key: job.params.get(key) for key in wanted}
+            if asked == wanted and not print_job_state(job).retryable:
                 return job
         user = by if getattr(by, "is_authenticated", False) else None
         job = PrintJob.objects.create(
@@ -370,12 +402,17 @@ def print_job_start(*, job_id: int) -> PrintPlan | None:
     if job.kind == STANDINGS:  # one share, one step: the standings are one document
         PrintShare.objects.create(job=job, attempt=job.attempts, index=0, tables=[])
         return PrintPlan(job=job, attempt=job.attempts, shares=1, tables=1)
-    ids = list(
-        Table.objects.filter(stage__event_id=job.event_id, stage__number=job.params.get("stage"))
-        .exclude(stage__status=StageStatus.PREVIEW)
-        .order_by("number")
-        .values_list("pk", flat=True)
-    )
+    tables = Table.objects.filter(
+        stage__event_id=job.event_id, stage__number=job.params.get("stage")
+    ).exclude(stage__status=StageStatus.PREVIEW)
+    if KINDS[job.kind]:
+        everyone = tables.count()
+        tables = _played(tables)
+    ids = list(tables.order_by("number").values_list("pk", flat=True))
+    if KINDS[job.kind]:
+        # Said on the job's page: how many tables the results leave out.
+        job.params = {**job.params, "left_out": everyone - len(ids)}
+        job.save(update_fields=["params"])
     if not ids:
         raise Table.DoesNotExist(f"print job {job_id}: its stage has no tables")
     shares = [

@@ -70,9 +70,13 @@ OPEN_ROWS: Mapping[str, int] = {"gin": 18, "tizlapos": 16}
 # (penalty, buys, running total...) in shares; the rest of the width is the players'.
 FIXED_COLUMNS: Mapping[str, tuple[float, ...]] = {
     "contract": (6, 17, 6),  # deal, contract and cards dealt, who went out
+    # Five or six players: each player's three columns need the width (a buys column of
+    # 2 mm was no use), the deal's number and who went out are narrow anyway.
+    "contract-crowded": (5.5, 14.5, 5),
     "gin": (6, 19, 8, 8),  # deal, ending and dealer, who knocked or won, upper card
     "tizlapos": (6, 13, 6, 10),  # deal, ending, knock card and dealer, winner, notes
-    "result": (6, 22),  # deal, as entered
+    # Deal, as entered: how it went names players (30 letters each), the points are short.
+    "result": (5.5, 27.5),
 }
 PLAYER_SHARES: Mapping[str, tuple[float, ...]] = {
     "contract": (0.35, 0.25, 0.40),  # penalty, buys, running total
@@ -80,11 +84,29 @@ PLAYER_SHARES: Mapping[str, tuple[float, ...]] = {
     "tizlapos": (0.44, 0.56),  # points, running total (its head the longer word)
     "result": (0.5, 0.5),  # points (and buys), running total
     # Five or six players: the buys column is headed "+", so the penalty's head keeps its
-    # word whole (Finnish has no hyphenation dictionary to break "Sakko" at a syllable).
+    # word whole.
     "contract-crowded": (0.4, 0.2, 0.4),
 }
 TICK_WIDTH = 6.5  # the räväytys column: its head "Räväytys" unbroken in 6.3pt
 INITIALS_WIDTH = 6  # the confirming player's initials, at the end of each row
+# The grid's width in mm: A4's, the narrower paper (Letter is 6 mm wider), less its margins.
+GRID_MM = 186
+# A player's head is set as large as its longest word lets it (a name breaks between words
+# and at its own hyphens, never inside a word), between these sizes in pt.
+PLAYER_HEAD_PT = (5.5, 9.0)
+# The per-player columns' heads (Penalty, Buys, Total...), likewise.
+COLUMN_HEAD_PT = (4.8, 6.5)
+# DejaVu Sans Condensed Bold's widest letters' advance, in em (a conservative average for
+# names of accented capitals and lower-case letters), and 1 pt in mm.
+CONDENSED_BOLD_EM = 0.64
+PT_MM = 25.4 / 72
+
+
+def _fit(letters: int, width_mm: float) -> float:
+    """The largest type size (pt) at which a word of `letters` letters fits a column of
+    `width_mm` (its padding taken off)."""
+    return (width_mm - 1.2) / (max(letters, 1) * CONDENSED_BOLD_EM * PT_MM)
+
 
 SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -104,6 +126,8 @@ class DealLine:
 
     number: int
     dealer: str
+    # The dealer's seat, 1 for the first (0: unknown): an open grid's narrow row says it.
+    dealer_seat: int = 0
     contract: str = ""
     cards: int | None = None
     # As entered (the result sheet): per seat in seat order.
@@ -118,9 +142,12 @@ class DealLine:
     provisional: bool = False
 
     @property
-    def dealer_words(self) -> str:
-        """ "Dealer: Kaisa": the player who deals, never the deals (fi "jaot", hu "játszmák")."""
-        return pgettext("the player who deals", "Dealer: %(name)s") % {"name": self.dealer}
+    def dealer_label(self) -> str:
+        """ "Dealer:" alone (the player who deals, never the deals: fi "jaot", hu
+        "játszmák"), before the dealer's seat number as the players' heads number them: a
+        grid's row is too narrow for a name of 30 letters, and an open grid's row is one
+        line of choices and one of its dealer."""
+        return pgettext("the player who deals", "Dealer: %(name)s").replace("%(name)s", "").strip()
 
     @property
     def cells(self) -> list[dict[str, int | None]]:
@@ -164,11 +191,83 @@ class PrintedSheet:
     winner: str = ""
     results: list[dict[str, Any]] = field(default_factory=list)
     status_counts: dict[str, int] = field(default_factory=dict)
+    # The dealing order as seat numbers (the players' heads number them): six names of 30
+    # letters took three lines of the head.
+    dealing_seats: list[int] = field(default_factory=list)
 
     @property
     def crowded(self) -> bool:
         """Five or six players: the column heads are set smaller to fit."""
         return len(self.seats) > 4
+
+    @property
+    def _kind(self) -> str:
+        return "result" if self.filled else self.family
+
+    def _fixed(self) -> list[float]:
+        kind = self._kind
+        if self.crowded:
+            return list(FIXED_COLUMNS.get(f"{kind}-crowded", FIXED_COLUMNS[kind]))
+        return list(FIXED_COLUMNS[kind])
+
+    def _numbers(self) -> tuple[list[float], float, float, float]:
+        """The widths in percent: the fixed columns, the räväytys tick, the initials and
+        one player's group."""
+        fixed = self._fixed()
+        tick = TICK_WIDTH if self.records_ravaytys and not self.filled else 0
+        initials = 0 if self.filled else INITIALS_WIDTH
+        group = (100 - sum(fixed) - tick - initials) / max(len(self.seats), 1)
+        return fixed, tick, initials, group
+
+    @property
+    def player_head_pt(self) -> str:
+        """The players' heads' type size: the longest word of any name (the unbreakable
+        part) fits its player's columns, so a name never prints over its neighbour's."""
+        group_mm = self._numbers()[3] * GRID_MM / 100
+        parts = [
+            part
+            for seat in self.seats
+            for word in seat.player.name.split()
+            for part in word.replace("-", "- ").split()
+        ]
+        # The seat number's circle (5 mm) sits before the first word.
+        longest = max((len(part) for part in parts), default=1) + 3
+        least, most = PLAYER_HEAD_PT
+        return f"{max(least, min(most, _fit(longest, group_mm))):.1f}"
+
+    @property
+    def short_heads(self) -> bool:
+        """The buys and running total columns headed "+" and "Σ" (the note under the grid
+        says so): at five or six players, or where the language's word for the buys does
+        not fit its column at the smallest head size (Hungarian "Vásárlások")."""
+        if self.crowded:
+            return True
+        if self.filled or self.family != "contract":
+            return False
+        buys_mm = self._numbers()[3] * self._player_shares(self._kind)[1] * GRID_MM / 100
+        return _fit(len(gettext("Buys")), buys_mm) < COLUMN_HEAD_PT[0]
+
+    @property
+    def column_head_pt(self) -> str:
+        """The per-player columns' heads' type size: each head's longest word fits its
+        column (never broken mid-word, never over the next column's rule)."""
+        kind = self._kind
+        if kind == "contract":
+            short = self.short_heads
+            heads = [gettext("Penalty"), "+" if short else gettext("Buys")]
+            heads.append("Σ" if short else gettext("Total"))
+        elif kind == "gin":
+            heads = [gettext("Deadwood"), gettext("Points"), gettext("Total")]
+        else:
+            heads = [gettext("Points"), gettext("Total")]
+        group_mm = self._numbers()[3] * GRID_MM / 100
+        shares = self._player_shares(kind)
+        size = min(
+            _fit(max(len(word) for word in head.split()), group_mm * share)
+            for head, share in zip(heads, shares, strict=False)
+        )
+        least, most = COLUMN_HEAD_PT
+        return f"{max(least, min(most, size)):.1f}"
 
     def _player_shares(self, kind: str) -> tuple[float, ...]:
         return (
@@ -182,11 +281,8 @@ class PrintedSheet:
         """The grid's column widths in percent (`FIXED_COLUMNS`): "fixed" before the
         players, "player" for each player's columns, "tick" and "initials". Strings, so that
         no language's decimal comma reaches CSS."""
-        kind = "result" if self.filled else self.family
-        fixed = list(FIXED_COLUMNS[kind])
-        tick = TICK_WIDTH if self.records_ravaytys and not self.filled else 0
-        initials = 0 if self.filled else INITIALS_WIDTH
-        group = (100 - sum(fixed) - tick - initials) / max(len(self.seats), 1)
+        fixed, tick, initials, group = self._numbers()
+        kind = self._kind
 
         def text(width: float) -> str:
             return f"{width:.2f}"
@@ -232,12 +328,13 @@ def _card_values(variant: Any) -> list[tuple[str, int]]:
 def _house_rules(variant: Any) -> list[list[tuple[str, str]]]:
     """The event's rules in plain words, as its "Rules of this event" list gives them,
     without the rows the sheet already prints (each deal's contract, the card values), in
-    two halves side by side (cheaper for WeasyPrint than CSS columns)."""
+    three parts side by side (cheaper for WeasyPrint than CSS columns; two left a Letter
+    page of six long names no room)."""
     shown = {gettext("Card values")}
     shown |= {gettext("Deal %(number)d") % {"number": n} for n in range(1, len(variant.deals) + 1)}
     rows = [row for row in describe_options(variant, gettext) if row[0] not in shown]
-    half = (len(rows) + 1) // 2
-    return [rows[:half], rows[half:]]
+    third = (len(rows) + 2) // 3
+    return [rows[:third], rows[third : 2 * third], rows[2 * third :]]
 
 
 def _qr(url: str) -> SafeString:
@@ -322,6 +419,13 @@ def _status(deal: Deal) -> str:
     return gettext("confirmed") if deal.is_confirmed else gettext("not confirmed")
 
 
+def _dealer_seat(sheet: TableSheet, number: int) -> int:
+    """Deal `number`'s dealer as the players' heads number the seats (1 for the first);
+    0 for a table with no seats."""
+    found = sheet.dealer(number)
+    return list(sheet.seats).index(found) + 1 if found else 0
+
+
 def _filled_lines(sheet: TableSheet, family: str) -> list[DealLine]:
     """Every deal as entered, with the running totals the engine gives after it."""
     names = [seat.player.name for seat in sheet.seats]
@@ -342,6 +446,7 @@ def _filled_lines(sheet: TableSheet, family: str) -> list[DealLine]:
         line = DealLine(
             number=deal.number,
             dealer=dealer.player.name if dealer else "",
+            dealer_seat=_dealer_seat(sheet, deal.number),
             contract=contract_text(deal.contract),
             cards=(
                 variant.cards_dealt[deal.number - 1]
@@ -383,6 +488,7 @@ def _blank_lines(sheet: TableSheet, family: str, *, continued: bool) -> list[Dea
             DealLine(
                 number=number,
                 dealer=dealer(number),
+                dealer_seat=_dealer_seat(sheet, number),
                 contract=contract.describe(gettext),
                 cards=variant.cards_dealt[number - 1]
                 if number <= len(variant.cards_dealt)
@@ -392,7 +498,10 @@ def _blank_lines(sheet: TableSheet, family: str, *, continued: bool) -> list[Dea
         ]
     rows = OPEN_ROWS[family]
     first = rows + 1 if continued else 1
-    return [DealLine(number=n, dealer=dealer(n)) for n in range(first, first + rows)]
+    return [
+        DealLine(number=n, dealer=dealer(n), dealer_seat=_dealer_seat(sheet, n))
+        for n in range(first, first + rows)
+    ]
 
 
 def _results(sheet: TableSheet) -> list[dict[str, Any]]:
@@ -440,6 +549,7 @@ def printed_sheet(
     names = [seat.player.name for seat in sheet.seats]
     first = next((seat.position for seat in sheet.seats if seat.is_first_dealer), 0)
     order = names[first:] + names[:first] if names else []
+    numbers = list(range(1, len(names) + 1))
     url = settings.SITE_URL + table.get_entry_url()
     # The winner every other output names: the table's places by the event's precedence.
     winner = sheet.winner.player.name if filled and sheet.winner is not None else ""
@@ -459,6 +569,7 @@ def printed_sheet(
         seats=list(sheet.seats),
         first_dealer=order[0] if order else "",
         dealing_order=order,
+        dealing_seats=numbers[first:] + numbers[:first],
         lines=(
             _filled_lines(sheet, family)
             if filled
@@ -516,7 +627,7 @@ def table_sheets_document(
             printed.append(
                 printed_sheet(sheet, filled=filled, texts=texts[event_id], continued=continued)
             )
-    context: dict[str, Any] = {"sheets": printed, "filled": filled}
+    context: dict[str, Any] = {"sheets": printed, "filled": filled, "continued": continued}
     return render_document(TEMPLATE, context, language=language, size=size)
 
 

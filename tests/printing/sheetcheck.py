@@ -18,6 +18,13 @@ from scoring.services import Actor, deal_confirm, deal_record
 from tests.scoring.conftest import new_request_id
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+# The longest realistic names, up to 30 characters with accents and double names, one a
+# seat: what a printed sheet's narrowest places (a six-player head, a dealer line) must hold.
+LONGEST_NAMES = [
+    "Kristiina Väisänen-Lindqvist", "Szentgyörgyiné Kovács Réka Éva",
+    "Äijälä-Heikkinen Väinö Ilmari", "Nagy-Horváthné Lőrincz Zsófia",
+    "Öberg-Lindqvist Maja Kristiina", "Pöllänen-Rönkkö Ville-Tapani",
+]  # fmt: skip
 
 
 def record(table, number, entry, seat=0):
@@ -131,6 +138,59 @@ def words_outside_their_cells(document: Document) -> list[tuple[int, str, float]
     for number, page in enumerate(document.pages, 1):
         walk(page._page_box, None, number)
     return found
+
+
+# What a line may end with when its word goes on on the next: a hyphen WeasyPrint put in
+# (`hyphens: auto`) or a soft one.
+_INSERTED_HYPHENS = "\u2010\u00ad"
+
+
+def words_broken_mid_word(document: Document) -> list[tuple[int, str, str]]:
+    """(page, fragment, its cell's text) for each word of a table cell broken across lines
+    where it has no hyphen of its own ("Győ-zelmek", "Mérkőzé" "sek", "Pen-alty"): a head
+    must break between words, or at a double name's own hyphen, never mid-word."""
+    found: list[tuple[int, str, str]] = []
+
+    def lines_of(box, lines: list[str]) -> None:
+        if isinstance(box, boxes.LineBox):
+            lines.append("".join(text.text for text in _texts(box)))
+            return
+        for child in getattr(box, "children", []):
+            lines_of(child, lines)
+
+    def walk(box, page: int) -> None:
+        if isinstance(box, boxes.TableCellBox):
+            texts = list(box.element.itertext()) if box.element is not None else []
+            source = " ".join(" ".join(texts).split())
+            # A word may be written in parts ("♠<span>♥♦</span>♣") or set in capitals.
+            words = {word.casefold() for word in [*source.split(), *"".join(texts).split()]}
+            lines: list[str] = []
+            lines_of(box, lines)
+            for line in lines:
+                for token in line.casefold().split():
+                    if token in words:
+                        continue
+                    if token[-1] in _INSERTED_HYPHENS or not any(
+                        # Broken at the word's own hyphen ("Väisänen-" "Lindqvist").
+                        (word.startswith(token) and token.endswith("-"))
+                        or (word.endswith(token) and word[: -len(token)].endswith("-"))
+                        for word in words
+                    ):
+                        found.append((page, token, source))
+            return
+        for child in getattr(box, "children", []):
+            walk(child, page)
+
+    for number, page in enumerate(document.pages, 1):
+        walk(page._page_box, number)
+    return found
+
+
+def _texts(box):
+    if isinstance(box, boxes.TextBox):
+        yield box
+    for child in getattr(box, "children", []):
+        yield from _texts(child)
 
 
 def contract_entry(number: int, seats: int, *, stock_out: bool = False) -> dict:

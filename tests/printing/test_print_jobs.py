@@ -26,6 +26,7 @@ from printing.jobs import print_job_request, print_job_run, print_job_state
 from printing.models import PrintJob, PrintJobStatus, PrintShare
 from printing.pdf import PrintError
 from tests.factories import ClubFactory, MembershipFactory
+from tests.formats.test_championship import play, winner_scheme
 from tests.scoring.conftest import seated_event
 from tests.test_tasks_broker_down import queue_at, queue_pointed_at, silent_port  # noqa: F401
 from tournaments.changes import event_results_version, results_change
@@ -101,7 +102,10 @@ def test_a_batch_is_made_inline_and_downloads_as_one_pdf(
     download = client.get(_job_url(job, "print_job_download"))
     assert download.status_code == 200
     assert download["Content-Type"] == "application/pdf"
-    assert 'filename="rutupeli-night-stage-1-sheets.pdf"' in download["Content-Disposition"]
+    assert (
+        'filename="rutupeli-night-round-1-score-sheets-a4-en.pdf"'
+        in download["Content-Disposition"]
+    )
     reader = _pdf(download)
     assert len(reader.pages) == job.pages >= len(tables)
     text = "\n".join(page.extract_text() for page in reader.pages)
@@ -112,7 +116,9 @@ def test_a_batch_is_made_inline_and_downloads_as_one_pdf(
 def test_result_sheets_are_their_own_job(
     client, night, director, django_capture_on_commit_callbacks
 ):
-    event, _tables = night
+    event, tables = night
+    for table in tables:
+        play(table, winner_scheme(table.seats.count()))
     client.force_login(director)
     _ask(client, event, capture=django_capture_on_commit_callbacks)
     _ask(client, event, "result_sheets", capture=django_capture_on_commit_callbacks)
@@ -120,8 +126,43 @@ def test_result_sheets_are_their_own_job(
     assert set(jobs) == {"table_sheets", "result_sheets"}
     assert jobs["result_sheets"].status == Status.DONE
     download = client.get(_job_url(jobs["result_sheets"], "print_job_download"))
-    assert 'filename="rutupeli-night-stage-1-results.pdf"' in download["Content-Disposition"]
+    assert 'filename="rutupeli-night-round-1-results-a4-en.pdf"' in download["Content-Disposition"]
     assert len(_pdf(download).pages) >= 4
+
+
+def test_a_rounds_results_leave_out_the_tables_with_no_deals(
+    client, night, director, django_capture_on_commit_callbacks
+):
+    """Tables 1 and 3 have played, 2 and 4 not yet: the results are theirs alone, no page
+    saying "No deals entered", and the job's page says two tables were left out; with no
+    table played there is nothing to print, and the director is told so (issue 31)."""
+    event, tables = night
+    client.force_login(director)
+    nothing = _ask(client, event, "result_sheets", capture=django_capture_on_commit_callbacks)
+    assert not PrintJob.objects.exists()
+    assert (
+        "No table of that stage has deals entered"
+        in client.get(nothing["Location"]).content.decode()
+    )
+    for table in tables[::2]:
+        play(table, winner_scheme(table.seats.count()))
+    _ask(client, event, "result_sheets", capture=django_capture_on_commit_callbacks)
+    job = PrintJob.objects.get()
+    assert job.status == Status.DONE
+    text = "\n".join(
+        page.extract_text() for page in _pdf(client.get(_job_url(job, "print_job_download"))).pages
+    )
+    assert "No deals entered" not in text
+    labels = [label for label in ("Table 1", "Table 2", "Table 3", "Table 4") if label in text]
+    assert labels == ["Table 1", "Table 3"]
+    assert TaskRun.objects.get(task_id=job.task_id).total == 2
+    assert (
+        "2 tables with no deals entered were left out."
+        in client.get(_job_url(job)).content.decode()
+    )
+    # Asked again with nothing changed: the same job.
+    _ask(client, event, "result_sheets", capture=django_capture_on_commit_callbacks)
+    assert PrintJob.objects.count() == 1
 
 
 def test_the_file_is_reused_until_a_result_changes(
@@ -202,6 +243,31 @@ def test_a_whole_round_prints_on_the_paper_asked_for(
             _start_url(event), {"kind": "table_sheets", "stage": 1, "paper": "A3"}
         )
     assert refused.status_code == 302 and PrintJob.objects.count() == 2
+
+
+def test_each_round_print_downloads_under_its_own_name(night):
+    """A director who prints a round's results in Finnish on A4 and in English on Letter
+    gets two files that say which is which, not two of one name (issue 31)."""
+    event, _tables = night
+    names = {}
+    for kind in ("table_sheets", "result_sheets", "standings"):
+        for stage in (1, 2, None):
+            for language in ("fi", "hu", "en"):
+                for paper in ("A4", "Letter"):
+                    params = {"stage": stage, "language": language, "paper": paper}
+                    job = PrintJob(event=event, kind=kind, params=params)
+                    names[kind, stage, language, paper] = print_jobs.print_job_filename(job)
+    assert len(set(names.values())) == len(names)
+    assert names["result_sheets", 2, "fi", "A4"] == "rutupeli-night-round-2-results-a4-fi.pdf"
+    assert names["table_sheets", 1, "hu", "Letter"] == (
+        "rutupeli-night-round-1-score-sheets-letter-hu.pdf"
+    )
+    assert names["standings", None, "en", "A4"] == "rutupeli-night-standings-a4-en.pdf"
+    # A championship's stages are stages, whatever the language of the sheets.
+    event.format = "championship"
+    job = PrintJob(event=event, kind="result_sheets", params={"stage": 3, "language": "hu",
+                                                              "paper": "A4"})  # fmt: skip
+    assert print_jobs.print_job_filename(job) == "rutupeli-night-stage-3-results-a4-hu.pdf"
 
 
 def test_an_event_not_drawn_yet_has_no_print_box(db):

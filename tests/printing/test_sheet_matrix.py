@@ -1,8 +1,11 @@
 """Every printed table sheet on one page (issue 23): each sheet kind (the blank score sheet,
 the filled result sheet) of each game, in each language and on each paper, with one table
 per player count the game allows, all in ONE document per combination (one WeasyPrint run,
-as a round is printed). Each page is one table's and names it; no words print over each
-other or past their cell's border; every field the phone asks is on it, in the language's own words (checked on the
+as a round is printed). Every table's players have the longest realistic names (30 letters,
+accents, double names: `LONGEST_NAMES`): with short names the six-player sheets fitted
+and a 30-letter name ran past its head, pushed the rules onto a second page and cut the
+dealer line, unseen (issue 31). Each page is one table's and names it; no words print over
+each other or past their cell's border, and no head is broken mid-word ("Pen-alty"); every field the phone asks is on it, in the language's own words (checked on the
 same documents: a WeasyPrint run takes seconds). A PNG of each sheet kind in each language
 goes to tests/artifacts/. The longest realistic Gin match and Tízlapos buli say what a long
 game's sheets do. Run time: see --durations (each matrix test is six WeasyPrint runs)."""
@@ -21,10 +24,12 @@ from printing.sheets import OPEN_ROWS, table_sheets_document, table_sheets_pdf
 from rules import get_variant
 from tests.printing.sheetcheck import (
     ARTIFACTS,
+    LONGEST_NAMES,
     overlapping_words,
     page_texts,
     page_words,
     play,
+    words_broken_mid_word,
     words_outside_their_cells,
 )
 from tests.scoring.conftest import seated_event
@@ -52,6 +57,9 @@ def tables_of_every_size(game: str, *, played: bool, long: bool = False) -> list
         # Tízlapos buli set up by hand): the third seat is taken away.
         Seat.objects.filter(table=table, position__gte=players).delete()
         assert table.seats.count() == players
+        for seat in table.seats.select_related("player"):
+            seat.player.name = LONGEST_NAMES[seat.position]
+            seat.player.save(update_fields=["name"])
         Table.objects.filter(pk=table.pk).update(number=number)
         table.number = number
         if played:
@@ -69,7 +77,8 @@ def assert_one_page_per_table(pdf: bytes, tables: list[Table], language: str) ->
     assert len(pages) == len(tables), f"{len(pages)} pages for {len(tables)} tables"
     for page, label, table in zip(pages, labels, tables, strict=True):
         assert label in page
-        assert all(seat.player.name in page for seat in table.seats.all())
+        # A long name may wrap in its head, at a space or its own hyphen.
+        assert all(squash(seat.player.name) in squash(page) for seat in table.seats.all())
     assert overlapping_words(pdf, words) == []
     return pages
 
@@ -119,9 +128,12 @@ def assert_fields(pages: list[str], tables: list[Table], game: str, filled: bool
         must += [gettext("Räväytys") if not filled else gettext("räväytys")]
     if game == "rutupeli" and filled:
         must += [gettext("Nobody went out: the stock ran out")]
+    # Each row names its dealer by seat, as the players' heads number them ("Dealer: 3"):
+    # a row has no room for a name of 30 letters. The head names the first dealer.
+    label = pgettext("the player who deals", "Dealer: %(name)s").replace("%(name)s", "").strip()
     for page, table in zip(pages, tables, strict=True):
         dealer = table.seats.get(is_first_dealer=True).player.name
-        words = [*must, pgettext("the player who deals", "Dealer: %(name)s") % {"name": dealer}]
+        words = [*must, label, f"{gettext('First dealer')}: {dealer}"]
         if family == "tizlapos" and filled and table.seats.count() < 3:
             # Two play no special hand, drop-out or re-entry in `play`'s buli.
             words = [word for word in words if word not in must[: len(fields)]]
@@ -144,26 +156,36 @@ def save_png(pdf: bytes, page: int, name: str) -> None:
                     str(page), "-", str(ARTIFACTS / name)], input=pdf, check=True)  # fmt: skip
 
 
-@pytest.mark.parametrize("filled", [False, True], ids=["score", "result"])
-@pytest.mark.parametrize("game", GAMES)
-def test_one_page_per_table_in_every_language_and_paper(game, filled):
+# Each game's sheet kinds: the games with no fixed number of deals have a continuation
+# sheet too (a six-player Tízlapos one ran onto a second page: issue 31).
+SHEETS = [
+    (game, kind)
+    for game in GAMES
+    for kind in ("score", "continued", "result")
+    if kind != "continued" or get_variant(game).family in OPEN_ROWS
+]
+
+
+@pytest.mark.parametrize(("game", "kind"), SHEETS)
+def test_one_page_per_table_in_every_language_and_paper(game, kind):
+    filled, continued = kind == "result", kind == "continued"
     tables = tables_of_every_size(game, played=filled)
     for language in LANGUAGES:
         for size in PAPERS:
             document = table_sheets_document(
-                tables=tables, filled=filled, language=language, size=size
+                tables=tables, filled=filled, language=language, size=size, continued=continued
             )
             pdf = document.write_pdf()
             try:
                 assert words_outside_their_cells(document) == []
+                assert words_broken_mid_word(document) == []
                 pages = assert_one_page_per_table(pdf, tables, language)
                 with translation.override(language):
                     assert_fields(pages, tables, game, filled)
             except AssertionError as error:
-                raise AssertionError(f"{game} {language} {size}: {error}") from error
+                raise AssertionError(f"{game} {kind} {language} {size}: {error}") from error
             if size == "A4":
                 # The most players: the fullest page.
-                kind = "result" if filled else "score"
                 save_png(pdf, len(tables), f"sheet-{game}-{kind}-{language}")
 
 
