@@ -92,8 +92,11 @@ def deal_void_view(
 def seat_free_view(request: HttpRequest, slug: str, event_id: int, table_id: int) -> HttpResponse:
     table = table_for(slug=slug, event_id=event_id, table_id=table_id, user=request.user)
     form = SeatForm(request.POST)
-    position = form.cleaned_data["seat"] if form.is_valid() else None
-    seat = table.seats.filter(position=position).select_related("player").first()
+    seat = (
+        table.seats.filter(position=form.cleaned_data["seat"]).select_related("player").first()
+        if form.is_valid()
+        else None
+    )
     if seat is None:
         return redirect("table_history", slug=slug, event_id=event_id, table_id=table_id)
     try:

@@ -23,7 +23,7 @@ def test_a_no_show_and_a_single_table_final_are_said_in_words(live_server, brows
     absent = seated(tables[1])[0]
     Player.objects.filter(pk=absent).update(name=LONG)
     registration_status_set(
-        registration=event.registrations.get(player_id=absent), status="withdrawn"
+        registration=event.registrations.get(player_id=absent), status="withdrawn", confirmed=True
     )
     page.goto(f"{live_server.url}{event.get_absolute_url()}")
     bracket = page.locator("#bracket")

@@ -5,10 +5,12 @@ redraw without reopening never seats an absent player (their table plays one sho
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
 from django.urls import reverse
+from pypdf import PdfReader
 
 from formats.championship import (
     DRIFT_REOPENED,
@@ -18,6 +20,7 @@ from formats.championship import (
     no_shows_since_close,
     reopen_refusal,
 )
+from printing.boards import bracket_file
 from rules import RuleViolation
 from standings.standings import event_standings
 from tests.formats.test_championship import names, play, seated, winner_scheme
@@ -129,7 +132,7 @@ def test_a_no_show_after_the_close_is_said_on_the_public_bracket_and_standings(c
     event, stage, _director, tables = closed_stage()
     absent = seated(tables[1])[0]
     registration_status_set(
-        registration=event.registrations.get(player_id=absent), status="withdrawn"
+        registration=event.registrations.get(player_id=absent), status="withdrawn", confirmed=True
     )
     assert no_shows_since_close(stage=stage) == {absent}
     assert championship_bracket(event=event).no_shows == {absent}
@@ -142,3 +145,7 @@ def test_a_no_show_after_the_close_is_said_on_the_public_bracket_and_standings(c
     ranking = html.split('class="table ranking-table"', 1)[1].split("</table>", 1)[0]
     (row,) = [r for r in re.findall(r"<tr.*?</tr>", ranking, re.S) if name in r]
     assert "no-show" in row
+    # The printed bracket on the wall says it too.
+    printed = bracket_file(event=event, language="en").content
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(printed)).pages)
+    assert re.search(re.escape(name) + r".{0,40}no-show", " ".join(text.split()))

@@ -58,7 +58,7 @@ def _long_season(kind: str, nights: int = NIGHTS):
                   for deal in range(7)]  # fmt: skip
         table.deals.all().delete()
         play(table, scheme)
-        event_finish(event=event)
+        event_finish(event=event, confirmed=True)
     return season
 
 
