@@ -245,6 +245,27 @@ def test_a_whole_round_prints_on_the_paper_asked_for(
     assert refused.status_code == 302 and PrintJob.objects.count() == 2
 
 
+def test_a_job_needs_no_shared_disk_only_the_storage(
+    client, night, director, media, settings, django_capture_on_commit_callbacks
+):
+    """Web and worker as separate services with no volume in common: the file is written
+    and read through Django's storage API, so an object store (any django-storages backend)
+    serves. An in-memory storage stands in for one: nothing of the file is on the disk."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
+    }
+    event, tables = night
+    client.force_login(director)
+    _ask(client, event, capture=django_capture_on_commit_callbacks)
+    job = PrintJob.objects.get()
+    assert job.status == Status.DONE
+    assert not any(path.is_file() for path in Path(media).rglob("*.pdf"))
+    download = client.get(_job_url(job, "print_job_download"))
+    assert download.status_code == 200
+    assert len(_pdf(download).pages) == job.pages >= len(tables)
+
+
 def test_each_round_print_downloads_under_its_own_name(night):
     """A director who prints a round's results in Finnish on A4 and in English on Letter
     gets two files that say which is which, not two of one name (issue 31)."""
