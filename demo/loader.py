@@ -329,9 +329,9 @@ def _demo_look_at(table: Table, deal: Deal) -> None:
         pin=seats[late],
     )
     guessed = (late + 1) % len(seats)
-    wrong = "0000" if seats[guessed] != "0000" else "1111"
+    wrong = "0" * len(seats[guessed]) if set(seats[guessed]) != {"0"} else "1" * len(seats[guessed])
     for _try in range(PIN_TRIES):
-        # Refused, and counted: the last try locks the seat's PIN.
+        # Refused, and counted: after the last try this phone waits before its next.
         with contextlib.suppress(RuleViolation):
             seat_claim(table=table, position=guessed, device="demo-phone-guessing", pin=wrong)
 

@@ -11,28 +11,53 @@ corrected. A director (or a site admin) may confirm a deal entered by the table;
 entered or corrected themselves only where the club lets directors confirm alone, and then
 it is flagged as one person's; so may a scorer, from a seat.
 
-Seat PINs are four digits; PIN_TRIES wrong ones for a seat lock its PIN, counted in the
-database (`PinAttempt`), until a director unlocks it.
+Seat PINs are six digits (four on events made before). Wrong ones are counted in the database
+(`PinAttempt`) per phone and per seat. A phone that typed PIN_TRIES wrong ones for a seat
+waits before its next try, longer each time (the guesser is slowed, not the player: the
+seat's owner, on their own phone, sits with the right PIN at once). A seat's PIN locks, until
+a director unlocks it, only after as many wrong tries from all phones together as keep a
+guess at it to one chance in GUESS_ODDS per unlock: 500 for six digits, 5 for four.
 """
 
 from __future__ import annotations
 
 import datetime
+import math
 import secrets
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import OuterRef, QuerySet, Subquery
+from django.utils import timezone
 
 from rules import RuleViolation
 from rules.i18n import _, ngettext
 from scoring.models import ConfirmFlag, Deal, DealAction, DealVersion, PinAttempt, PinOutcome
-from tournaments.models import Event, Table
+from tournaments.models import Event, Seat, Table
 
-# Wrong PINs for one seat before its PIN locks: a guess at a four-digit PIN then succeeds
-# once in 2,000 (5 in 10,000), and the director hears of it.
+# Wrong PINs one phone may type for a seat before it must wait; each further wrong one
+# doubles the wait, from HOLD_OFF up to HOLD_OFF_MAX.
 PIN_TRIES = 5
+HOLD_OFF = datetime.timedelta(minutes=1)
+HOLD_OFF_MAX = datetime.timedelta(hours=1)
+# A guess at a seat's PIN succeeds at most once in GUESS_ODDS between two unlocks.
+GUESS_ODDS = 2000
+
+
+def seat_budget(pin: str) -> int:
+    """Wrong PINs from all phones together before the seat's PIN locks: 500 for a
+    six-digit PIN, 5 for a four-digit one."""
+    return max(1, 10 ** len(pin) // GUESS_ODDS)
+
+
+def hold_off(wrong: int) -> datetime.timedelta:
+    """How long a phone waits after its `wrong`-th wrong PIN for one seat (none before
+    PIN_TRIES)."""
+    if wrong < PIN_TRIES:
+        return datetime.timedelta(0)
+    return min(HOLD_OFF * 2 ** (wrong - PIN_TRIES), HOLD_OFF_MAX)
 
 
 @dataclass(frozen=True)
@@ -169,43 +194,80 @@ def _refuse(text: str, code: str) -> ConfirmVerdict:
 @dataclass(frozen=True)
 class PinState:
     position: int
-    wrong: int  # wrong PINs since the last right one or unlock
-    locked: bool
+    wrong: int  # wrong PINs from every phone since the last unlock
+    budget: int  # how many lock the PIN
     attempts: list[PinAttempt]  # those wrong ones, oldest first
+    # Each phone's wrong PINs since its last right one (or the unlock)...
+    tries: dict[str, int]
+    # ...and the phones waiting before their next try, until when.
+    held_off: dict[str, datetime.datetime]
+
+    @property
+    def locked(self) -> bool:
+        return self.wrong >= self.budget
+
+    @property
+    def to_look_at(self) -> bool:
+        """What the director is shown (and may clear with an unlock): a locked PIN, a phone
+        kept waiting, or as many wrong PINs as make a phone wait."""
+        return self.locked or bool(self.held_off) or self.wrong >= PIN_TRIES
 
 
-def _states(attempts: Iterable[PinAttempt]) -> dict[tuple[int, int], PinState]:
+def _states(
+    attempts: Iterable[PinAttempt], now: datetime.datetime | None = None
+) -> dict[tuple[int, int], PinState]:
+    """Each seat's state from its attempts, oldest first (each annotated with its seat's
+    `seat_pin`). An unlock starts a seat over; a right PIN starts its phone over."""
+    now = now or timezone.now()
     since: dict[tuple[int, int], list[PinAttempt]] = defaultdict(list)
+    phones: dict[tuple[int, int], dict[str, list[PinAttempt]]] = defaultdict(dict)
+    pins: dict[tuple[int, int], str] = {}
     for attempt in attempts:
         seat = (attempt.table_id, attempt.position)
+        pins[seat] = getattr(attempt, "seat_pin", None) or "0000"
         if attempt.outcome == PinOutcome.WRONG:
             since[seat].append(attempt)
+            phones[seat].setdefault(attempt.device, []).append(attempt)
+        elif attempt.outcome == PinOutcome.UNLOCKED:
+            since[seat], phones[seat] = [], {}
         else:
-            since[seat] = []
-    return {
-        seat: PinState(seat[1], len(wrong), len(wrong) >= PIN_TRIES, wrong)
-        for seat, wrong in since.items()
-        if wrong
-    }
+            phones[seat].pop(attempt.device, None)
+    states = {}
+    for seat, wrong in since.items():
+        if not wrong:
+            continue
+        tries = {device: len(made) for device, made in phones[seat].items()}
+        held = {
+            device: made[-1].at + hold_off(len(made))
+            for device, made in phones[seat].items()
+            if made[-1].at + hold_off(len(made)) > now
+        }
+        states[seat] = PinState(seat[1], len(wrong), seat_budget(pins[seat]), wrong, tries, held)
+    return states
+
+
+def _attempts(**where: object) -> QuerySet[PinAttempt]:
+    seat_pin = Seat.objects.filter(table=OuterRef("table"), position=OuterRef("position"))
+    return (
+        PinAttempt.objects.filter(**where)
+        .annotate(seat_pin=Subquery(seat_pin.values("pin")[:1]))
+        .order_by("at", "pk")
+    )
 
 
 def pin_states(*, table: Table) -> dict[int, PinState]:
     """Seat position → its PIN's state, for every seat with a wrong PIN since its last
-    right one or unlock (one query)."""
-    attempts = PinAttempt.objects.filter(table=table).order_by("at", "pk")
-    return {position: state for (_table, position), state in _states(attempts).items()}
+    unlock (one query)."""
+    return {position: state for (_t, position), state in _states(_attempts(table=table)).items()}
 
 
 def locked_pins(*, event: Event) -> list[tuple[Table, PinState]]:
-    """Every seat of the event whose PIN is locked, by table (one query)."""
-    attempts = (
-        PinAttempt.objects.filter(table__stage__event=event)
-        .select_related("table")
-        .order_by("at", "pk")
-    )
+    """Every seat of the event whose PINs the director is to look at (`to_look_at`), by
+    table (one query)."""
+    attempts = _attempts(table__stage__event=event).select_related("table")
     tables = {attempt.table_id: attempt.table for attempt in attempts}
     return sorted(
-        ((tables[seat[0]], state) for seat, state in _states(attempts).items() if state.locked),
+        ((tables[seat[0]], state) for seat, state in _states(attempts).items() if state.to_look_at),
         key=lambda item: (item[0].stage_id, item[0].number, item[1].position),
     )
 
@@ -214,10 +276,14 @@ def pin_refusal(
     *, table: Table, position: int, pin: str | None, device: str
 ) -> RuleViolation | None:
     """Check `pin` for the seat and record the try (the caller holds the table's lock and
-    must commit even when refusing: core.db.Refusal). None when it is right."""
+    must commit even when refusing: core.db.Refusal). None when it is right. A locked seat,
+    or a phone still waiting, is refused without a look at the PIN (and nothing recorded)."""
+    now = timezone.now()
     state = pin_states(table=table).get(position)
     if state is not None and state.locked:
         return _pin_locked()
+    if state is not None and device in state.held_off:
+        return _wait(state.held_off[device] - now)
     expected = table.seats.filter(position=position).values_list("pin", flat=True).first()
     right = expected is not None and pin is not None and secrets.compare_digest(expected, pin)
     PinAttempt.objects.create(
@@ -228,18 +294,37 @@ def pin_refusal(
     )
     if right:
         return None
-    left = PIN_TRIES - (state.wrong if state else 0) - 1
-    if left <= 0:
+    seat_wrong = (state.wrong if state else 0) + 1
+    if expected is not None and seat_wrong >= seat_budget(expected):
         return _pin_locked()
+    # This phone's wrong tries for the seat since its last right one, this one included.
+    mine = (state.tries.get(device, 0) if state else 0) + 1
+    if mine >= PIN_TRIES:
+        return _wait(hold_off(mine))
+    left = PIN_TRIES - mine
     return RuleViolation(
         ngettext(
-            "That is not this seat's PIN (the director gives each player theirs). %(left)d try left before it locks.",
-            "That is not this seat's PIN (the director gives each player theirs). %(left)d tries left before it locks.",
+            "That is not this seat's PIN (the director gives each player theirs). %(left)d try left on this phone before it must wait.",
+            "That is not this seat's PIN (the director gives each player theirs). %(left)d tries left on this phone before it must wait.",
             left,
         ),
         code="wrong_pin",
         field="pin",
         left=left,
+    )
+
+
+def _wait(wait: datetime.timedelta) -> RuleViolation:
+    minutes = max(1, math.ceil(wait.total_seconds() / 60))
+    return RuleViolation(
+        ngettext(
+            "Too many wrong PINs for this seat on this phone: it may try again in %(minutes)d minute. The player whose seat it is can sit at once with the right PIN, on their own phone.",
+            "Too many wrong PINs for this seat on this phone: it may try again in %(minutes)d minutes. The player whose seat it is can sit at once with the right PIN, on their own phone.",
+            minutes,
+        ),
+        code="pin_wait",
+        field="pin",
+        minutes=minutes,
     )
 
 

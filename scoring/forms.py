@@ -102,10 +102,11 @@ class DealMetaForm(_RequestForm):
 
 def pin_field() -> forms.RegexField:
     return forms.RegexField(
-        regex=r"^[0-9]{4}$",
+        # Six digits; four on events made before PINs grew.
+        regex=r"^[0-9]{4,6}$",
         required=False,
         label=gettext_lazy("Your PIN"),
-        error_messages={"invalid": gettext_lazy("A PIN is four digits.")},
+        error_messages={"invalid": gettext_lazy("A PIN is the digits on your slip: six, or four.")},
     )
 
 

@@ -500,7 +500,10 @@ def new_entry_key() -> str:
 
 
 def new_seat_pin() -> str:
-    return f"{secrets.randbelow(10_000):04d}"
+    # Six digits: wrong guesses are counted per phone (a guesser waits, the player does
+    # not), and 500 of them from all phones together lock the seat: a guess then succeeds
+    # once in 2,000 per unlock (scoring.confirmation).
+    return f"{secrets.randbelow(1_000_000):06d}"
 
 
 class StageTables(models.Manager["Table"]):
@@ -595,7 +598,7 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField(_("seat"))
     is_first_dealer = models.BooleanField(_("deals first"), default=False)
     # Printed on the seating list; asked for on a confirmation when the event wants it.
-    pin = models.CharField(_("PIN"), max_length=4, default=new_seat_pin)
+    pin = models.CharField(_("PIN"), max_length=6, default=new_seat_pin)
 
     class Meta:
         ordering = ["table", "position"]

@@ -57,7 +57,7 @@ def test_one_person_with_two_browsers_is_refused_or_flagged(live_server, browser
     wrong = "0000" if pins[1] != "0000" else "1111"
     _take_seat(second, url, 1, wrong)
     expect(second.get_by_text("That is not this seat's PIN")).to_be_visible()
-    expect(second.get_by_text("4 tries left before it locks")).to_be_visible()
+    expect(second.get_by_text("4 tries left on this phone before it must wait")).to_be_visible()
     shoot(second, "seat-pick-wrong-pin")
     assert not SeatClaim.objects.filter(table=table, position=1).exists()
 

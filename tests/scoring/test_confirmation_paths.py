@@ -4,11 +4,25 @@ confirmed unnoticed. The table page asks the same rule before it shows *Confirm*
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
 
 from rules import RuleViolation
-from scoring.confirmation import PIN_TRIES, locked_pins, pin_states
+from scoring.confirmation import (
+    GUESS_ODDS,
+    HOLD_OFF,
+    HOLD_OFF_MAX,
+    PIN_TRIES,
+    hold_off,
+    locked_pins,
+    pin_states,
+    seat_budget,
+)
 from scoring.models import ConfirmFlag, Deal, DealStatus, DealVersion, PinAttempt, SeatClaim
 from scoring.selectors import flagged_confirmations
 from scoring.services import (
@@ -267,34 +281,95 @@ def test_two_seats_claimed_before_the_deal_confirm_unflagged():
 # -- PINs that cannot be guessed ---------------------------------------------------------------
 
 
-def test_a_seats_pin_locks_after_a_few_wrong_tries_whatever_the_cache():
+def test_a_stranger_guessing_waits_and_the_seats_player_sits_at_once():
+    """The probe: one phone seated elsewhere posted wrong PINs for three free seats, five
+    each (15 in 8.5 s), and locked them against their players. Now the guessing phone waits
+    and the seats stay open to their right PINs."""
     t = table(pins=True)
-    a = sit(t, 0, "phone-a", pin=pin_of(t, 0))
-    b = sit(t, 1, "phone-b", pin=pin_of(t, 1))
-    deal = enter(t, a)
-    for attempt in range(PIN_TRIES):
-        cache.clear()  # counted in the database, not in the cache
+    free = [1, 2, 3]
+    for position in free:
+        for attempt in range(PIN_TRIES):
+            cache.clear()  # counted in the database, not in the cache
+            with pytest.raises(RuleViolation) as info:
+                sit(t, position, "stranger", pin=wrong_pin(t, position))
+            assert info.value.code == ("pin_wait" if attempt == PIN_TRIES - 1 else "wrong_pin")
+        # While it waits, nothing it types is looked at, the right PIN included.
         with pytest.raises(RuleViolation) as info:
-            confirm(deal, b, pin=wrong_pin(t, 1))
-        assert info.value.code == ("pin_locked" if attempt == PIN_TRIES - 1 else "wrong_pin")
+            sit(t, position, "stranger", pin=pin_of(t, position))
+        assert info.value.code == "pin_wait"
+    for position in free:
+        player = sit(t, position, f"player-{position}", pin=pin_of(t, position))
+        assert player.pin_given
+    assert PinAttempt.objects.filter(table=t, device="stranger").count() == 3 * PIN_TRIES
+    listed = locked_pins(event=t.stage.event)
+    assert [(table.pk, state.position) for table, state in listed] == [(t.pk, p) for p in free]
+    assert all(not state.locked and set(state.held_off) == {"stranger"} for _t, state in listed)
+    # The minutes pass: the director still sees the seats until an unlock clears them.
+    PinAttempt.objects.filter(table=t).update(at=timezone.now() - HOLD_OFF_MAX)
+    assert len(locked_pins(event=t.stage.event)) == 3
+    director = MembershipFactory(club=t.stage.event.club, role=Role.DIRECTOR).user
+    for position in free:
+        seat_pin_unlock(table=t, position=position, by=director)
+    assert locked_pins(event=t.stage.event) == []
+
+
+def test_a_guessing_phone_waits_longer_after_each_wrong_pin():
+    t = table(pins=True)
+    for _try in range(PIN_TRIES):
+        with contextlib.suppress(RuleViolation):
+            sit(t, 1, "stranger", pin=wrong_pin(t, 1))
+    assert pin_states(table=t)[1].held_off["stranger"] - timezone.now() <= HOLD_OFF
+    # The minute passes; the next wrong PIN makes it wait two.
+    PinAttempt.objects.filter(table=t).update(at=timezone.now() - HOLD_OFF)
     with pytest.raises(RuleViolation) as info:
-        confirm(deal, b, pin=pin_of(t, 1))  # even the right one, now
+        sit(t, 1, "stranger", pin=wrong_pin(t, 1))
+    assert (info.value.code, info.value.params["minutes"]) == ("pin_wait", 2)
+    assert hold_off(PIN_TRIES + 10) == HOLD_OFF_MAX
+
+
+def test_a_seat_locks_only_when_every_phone_together_could_have_guessed_one_in_2000():
+    assert (seat_budget("123456"), seat_budget("1234")) == (500, 5)
+    for pin in ("123456", "1234"):
+        assert seat_budget(pin) / 10 ** len(pin) <= 1 / GUESS_ODDS
+    t = table(pins=True)
+    seat = t.seats.get(position=1)
+    seat.pin = "4321"  # an event made before PINs had six digits: five wrong lock it
+    seat.save()
+    deal = enter(t, sit(t, 0, "phone-a", pin=pin_of(t, 0)))
+    for phone in range(seat_budget("4321")):
+        with pytest.raises(RuleViolation) as info:
+            sit(t, 1, f"guesser-{phone}", pin="0000")
     assert info.value.code == "pin_locked"
-    seat_release(table=t, device="phone-b")
     with pytest.raises(RuleViolation) as info:
-        sit(t, 1, "phone-b2", pin=pin_of(t, 1))  # nor taking the seat on another phone
+        sit(t, 1, "phone-b", pin="4321")  # even the right one, now
     assert info.value.code == "pin_locked"
     ((locked_table, state),) = locked_pins(event=t.stage.event)
-    assert (locked_table, state.position, state.wrong) == (t, 1, PIN_TRIES)
-    assert [attempt.device for attempt in state.attempts] == ["phone-b"] * PIN_TRIES
+    assert (locked_table, state.position, state.wrong, state.locked) == (t, 1, 5, True)
     director = MembershipFactory(club=t.stage.event.club, role=Role.DIRECTOR).user
     seat_pin_unlock(table=t, position=1, by=director)
     assert locked_pins(event=t.stage.event) == []
-    b = sit(t, 1, "phone-b", pin=pin_of(t, 1))
-    confirm(deal, b, pin=pin_of(t, 1))
+    b = sit(t, 1, "phone-b", pin="4321")
+    confirm(deal, b, pin="4321")
     assert Deal.objects.get(pk=deal.pk).status == DealStatus.CONFIRMED
-    # Two seats taken, five wrong, the unlock, the seat again, the confirmation.
-    assert PinAttempt.objects.filter(table=t).count() == 2 + PIN_TRIES + 1 + 1 + 1
+
+
+def test_the_table_page_lets_the_player_sit_after_a_strangers_fifteen_posts():
+    t = table(pins=True)
+    url = reverse("table_seat", args=[t.entry_key])
+    stranger = Client()
+    stranger.get(reverse("table_entry", args=[t.entry_key]))
+    answers = [
+        stranger.post(url, {"seat": position, "pin": wrong_pin(t, position)}, follow=True)
+        for position in (1, 2, 3)
+        for _try in range(PIN_TRIES)
+    ]
+    assert len(answers) == 15 and not SeatClaim.objects.filter(table=t).exists()
+    assert "it may try again in 1 minute" in answers[-1].content.decode()
+    for position in (1, 2, 3):
+        player = Client()
+        answer = player.post(url, {"seat": position, "pin": pin_of(t, position)})
+        assert answer.status_code == 302, answer.content.decode()[:500]
+        assert SeatClaim.objects.get(table=t, position=position).pin_given
 
 
 def test_only_a_director_unlocks_a_pin():
@@ -304,13 +379,15 @@ def test_only_a_director_unlocks_a_pin():
         seat_pin_unlock(table=t, position=0, by=member)
 
 
-def test_a_right_pin_resets_the_count():
+def test_a_right_pin_resets_the_phones_count_not_the_seats():
     t = table(pins=True)
     for _try in range(PIN_TRIES - 1):
         with pytest.raises(RuleViolation):
             sit(t, 1, "phone-b", pin=wrong_pin(t, 1))
     sit(t, 1, "phone-b", pin=pin_of(t, 1))
-    assert 1 not in pin_states(table=t)
+    state = pin_states(table=t)[1]
+    # The phone starts over; the seat's count (what bounds a guess) waits for an unlock.
+    assert "phone-b" not in state.tries and state.wrong == PIN_TRIES - 1
 
 
 def test_a_director_seats_a_phone_without_a_pin():
