@@ -21,6 +21,7 @@ from printing.jobs import (
 )
 from printing.models import PrintJob
 from printing.pdf import PDF
+from printing.tasks import print_job_watch
 from rules import RuleViolation
 from tournaments.permissions import event_for, manage_page
 
@@ -64,6 +65,8 @@ def print_job_start(request: HttpRequest, slug: str, event_id: int) -> HttpRespo
 def print_job_page(request: HttpRequest, slug: str, event_id: int, job_id: int) -> HttpResponse:
     """The job's progress (tables done of all); polls itself until the job ends."""
     job = _director_job(request, slug, event_id, job_id)
+    # A job its worker or queue lost is given out again as its page watches it.
+    print_job_watch(job=job)
     context = {
         "job": job,
         "event": job.event,

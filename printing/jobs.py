@@ -28,6 +28,7 @@ on commit as a Celery task that takes its id (:mod:`printing.tasks`). Without a 
 
 from __future__ import annotations
 
+import datetime
 import io
 import logging
 import shutil
@@ -117,6 +118,40 @@ def print_job_filename(job: PrintJob) -> str:
 
 WORKING, DONE, STOPPED, CANNOT_TELL = "working", "done", "failed", "unknown"
 
+# A share takes seconds: a running attempt that has not moved for this long has lost its
+# worker (killed) or its queue (a broker restarted), and its page gives it out again.
+STALL = datetime.timedelta(seconds=20)
+
+
+def print_job_stalled(job: PrintJob, *, now: datetime.datetime | None = None) -> bool:
+    """Whether the job is running but has not moved for STALL (written once: the job's
+    page and the print button ask it before giving the job out again)."""
+    moved = job.moved_at or job.created_at
+    # Only a started attempt: a job still queued waits behind others, and starting it
+    # twice would start it over.
+    return (
+        job.status == Status.RUNNING
+        and bool(job.task_id)
+        and (moved is not None and (now or timezone.now()) - moved >= STALL)
+    )
+
+
+def print_job_missing_shares(*, job: PrintJob) -> list[int]:
+    """The running attempt's shares not stored yet, by index."""
+    rows = PrintShare.objects.filter(job=job, attempt=job.attempts, content__isnull=True)
+    return list(rows.order_by("index").values_list("index", flat=True))
+
+
+def print_job_moved(*, job: PrintJob, since: datetime.datetime | None) -> bool:
+    """Mark the job moved now, unless another page did since `since` (two polls at once
+    give it out once). True when this caller did."""
+    rows = (
+        PrintJob.objects.filter(pk=job.pk, moved_at=since)
+        if since
+        else PrintJob.objects.filter(pk=job.pk, moved_at__isnull=True)
+    )
+    return bool(rows.update(moved_at=timezone.now()))
+
 
 @dataclass(frozen=True)
 class PrintJobState:
@@ -175,6 +210,10 @@ def print_job_state(job: PrintJob) -> PrintJobState:
     run = task_run_status(task_id=job.task_id) if job.task_id else None
     if job.status == Status.FAILED:
         return PrintJobState(job, STOPPED, reason=_reason(job.error, run))
+    if run is not None and run.kind in {FAILED, LOST} and job.status == Status.RUNNING:
+        # Its worker died or its queue went away, and nothing of it failed: the page gives
+        # it out again (print_job_watch); until then it is waiting, not failed.
+        return PrintJobState(job, WORKING, waiting=True, done=run.done, total=run.total)
     if run is not None and run.kind in {FAILED, LOST, NOT_QUEUED}:
         return PrintJobState(job, STOPPED, reason=run.reason)
     if run is not None and run.kind == UNKNOWN:
@@ -374,10 +413,11 @@ def _start(job_id: int) -> PrintJob | None:
             return None
         job.status = Status.RUNNING
         job.attempts = F("attempts") + 1
+        job.moved_at = timezone.now()
         # The results the sheets are made from: read before rendering, so a change while
         # the job runs leaves the file out of date rather than passing for current.
         job.source_changed_at = event_results_version(job.event)
-        job.save(update_fields=["status", "attempts", "source_changed_at"])
+        job.save(update_fields=["status", "attempts", "source_changed_at", "moved_at"])
         job.refresh_from_db(fields=["attempts"])
         return job
 
@@ -447,6 +487,8 @@ def print_share_make(*, job_id: int, attempt: int, index: int) -> int:
     content = _render(job, share)
     # Stored once, by whoever stores it first (a share given out again may be made twice).
     stored = PrintShare.objects.filter(pk=share.pk, content__isnull=True).update(content=content)
+    if stored:
+        PrintJob.objects.filter(pk=job_id).update(moved_at=timezone.now())
     return max(len(share.tables), 1) if stored else 0
 
 

@@ -42,6 +42,10 @@ class PrintJob(models.Model):
     source_changed_at = models.DateTimeField(_("made from results of"), null=True, blank=True)
     task_id = models.CharField(_("task"), max_length=64, blank=True)
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    # When the running attempt last moved: started, a share stored, or its missing shares
+    # given out again. A job that has not moved for a while is given out again by its page
+    # (printing.tasks.print_job_watch): a dead worker's or a lost broker's shares.
+    moved_at = models.DateTimeField(_("last moved"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -22,10 +22,14 @@ import os
 from typing import Any
 
 from celery import chord, group, shared_task
+from celery.exceptions import ChordError, TaskRevokedError, WorkerLostError
 from django.db import InterfaceError, OperationalError
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from core.tasks import TrackedTask, task_run_advance, task_run_failed
 from printing import jobs as print_jobs
+from printing.models import PrintJob
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +42,21 @@ MERGE_EVERY = 1.0
 MERGE_WAITS = 120
 
 
+# What stops a share without anything being wrong with it: its worker died, or the broker
+# went away and the worker cut its running tasks off. Such a job is not failed: its page
+# gives the missing shares out again (print_job_watch) once a worker and the queue are back.
+INTERRUPTED = (TaskRevokedError, WorkerLostError, KombuOperationalError, RedisConnectionError)
+
+
+def interrupted(error: BaseException) -> bool:
+    if isinstance(error, INTERRUPTED):
+        return True
+    # A chord reports its header's failure as a ChordError naming it.
+    return isinstance(error, ChordError) and any(
+        kind.__name__ in str(error) for kind in INTERRUPTED
+    )
+
+
 class PrintJobTask(TrackedTask):
     """Keeps the job's own record in step with its task's end (the job's task, and the
     merge that replaces it under the same id)."""
@@ -45,6 +64,9 @@ class PrintJobTask(TrackedTask):
     def on_failure(
         self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any
     ) -> None:
+        if interrupted(exc):
+            log.warning("print job %s interrupted (%r): its page gives it out again", args, exc)
+            return
         super().on_failure(exc, task_id, args, kwargs, einfo)
         if args:
             print_jobs.print_job_fail(job_id=int(args[0]), error=exc)
@@ -116,7 +138,38 @@ def print_merge_task(self: PrintJobTask, job_id: int, attempt: int) -> dict[str,
 
 @shared_task(name="printing.print_job_failed")
 def print_job_failed(request: Any, exc: BaseException, traceback: Any, job_id: int) -> None:
-    """The chord's error callback: a share failed, so the job did (its record says why)."""
+    """The chord's error callback: a share failed, so the job did (its record says why);
+    a share cut off (`interrupted`) is made again instead."""
+    if interrupted(exc):
+        log.warning("print job %s: a share was cut off (%r); given out again", job_id, exc)
+        return
     print_jobs.print_job_fail(job_id=job_id, error=exc)
     if getattr(request, "id", None):
         task_run_failed(request.id, exc)
+
+
+def print_job_watch(*, job: PrintJob) -> bool:
+    """Give a stalled job out again (`print_job_stalled`: a killed worker's shares, or the
+    ones a restarted broker lost): its missing shares and a merge, under the job's own task
+    id so its record follows. Safe to repeat: a share is stored once, a merge finds the job
+    done. Called by the job's page as it polls, and by the print button pressed again.
+    False when nothing was sent (not stalled, another page sent it, or the queue is still
+    unreachable: the page then says it waits for the job queue)."""
+    since = job.moved_at
+    if not print_jobs.print_job_stalled(job) or not print_jobs.print_job_moved(
+        job=job, since=since
+    ):
+        return False
+    try:
+        for index in print_jobs.print_job_missing_shares(job=job):
+            print_share_task.apply_async((job.pk, job.attempts, index, job.task_id))
+        print_merge_task.apply_async((job.pk, job.attempts), task_id=job.task_id)
+    except (KombuOperationalError, RedisConnectionError, OSError) as error:
+        # Tried again at the next poll, not a STALL later: the queue may be back by then.
+        PrintJob.objects.filter(pk=job.pk).update(moved_at=since)
+        log.warning(
+            "print job %s: not given out again, the queue is unreachable: %r", job.pk, error
+        )
+        return False
+    log.info("print job %s: stalled, given out again", job.pk)
+    return True

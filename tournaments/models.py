@@ -499,6 +499,12 @@ def new_entry_key() -> str:
     return secrets.token_urlsafe(16)
 
 
+def four_digit_pin() -> str:
+    """The PIN seats had before PINs grew to six digits: migration 0003 fills the seats of
+    its day with it (its column then held four)."""
+    return f"{secrets.randbelow(10_000):04d}"
+
+
 def new_seat_pin() -> str:
     # Six digits: wrong guesses are counted per phone (a guesser waits, the player does
     # not), and 500 of them from all phones together lock the seat: a guess then succeeds

@@ -10,9 +10,11 @@ from __future__ import annotations
 import datetime
 import io
 import time
+import uuid
 from pathlib import Path
 
 import pytest
+from celery.exceptions import ChordError, TaskRevokedError, WorkerLostError
 from django.db import OperationalError
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -25,6 +27,7 @@ from printing import jobs as print_jobs
 from printing.jobs import print_job_request, print_job_run, print_job_state
 from printing.models import PrintJob, PrintJobStatus, PrintShare
 from printing.pdf import PrintError
+from printing.tasks import interrupted, print_job_failed
 from tests.factories import ClubFactory, MembershipFactory
 from tests.formats.test_championship import play, winner_scheme
 from tests.scoring.conftest import seated_event
@@ -521,7 +524,7 @@ def test_the_queue_down_is_a_message_not_an_error(
     event, _tables = seated_event(variant_id="rutupeli", players=8)
     client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
     started = time.monotonic()
-    post = {"kind": "result_sheets", "stage": 1, "paper": "Letter"}
+    post = {"kind": "table_sheets", "stage": 1, "paper": "Letter"}
     response = client.post(_start_url(event), post)
     elapsed = time.monotonic() - started
     # Said where the director looks, with the same request ready to send again.
@@ -589,3 +592,77 @@ def test_a_file_gone_from_the_disk_is_404_not_an_error(
     job = PrintJob.objects.get()
     Path(job.file.path).unlink()
     assert client.get(_job_url(job, "print_job_download")).status_code == 404
+
+
+# -- a job its worker or its queue lost ---------------------------------------------------------
+
+
+def _stalled_job(event, *, seconds: float) -> PrintJob:
+    """A job whose worker died: its attempt started, its shares never made, and nothing
+    moved for `seconds`."""
+    job = PrintJob.objects.create(
+        event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
+    )
+    # An id of its own: the inline result store outlives a test.
+    task_id = str(uuid.uuid4())
+    TaskRun.objects.create(
+        task_id=task_id,
+        name="scoring.print_job_task",
+        total=4,
+        state=TaskRun.State.RUNNING,
+        lost_after=timezone.now() + datetime.timedelta(minutes=10),
+    )
+    PrintJob.objects.filter(pk=job.pk).update(task_id=task_id)
+    plan = print_jobs.print_job_start(job_id=job.pk)
+    assert plan is not None and plan.shares >= 1
+    moved = timezone.now() - datetime.timedelta(seconds=seconds)
+    PrintJob.objects.filter(pk=job.pk).update(moved_at=moved)
+    job.refresh_from_db()
+    return job
+
+
+def test_a_stalled_job_is_given_out_again_by_its_page_and_finishes(
+    client, night, director, settings
+):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    event, _tables = night
+    job = _stalled_job(event, seconds=print_jobs.STALL.total_seconds() + 1)
+    assert print_jobs.print_job_stalled(job)
+    client.force_login(director)
+    page = client.get(_job_url(job)).content.decode()
+    job.refresh_from_db()
+    # The missing shares and the merge were sent again (inline here): the file is whole.
+    assert job.status == Status.DONE and job.attempts == 1
+    assert "Download the PDF" in page or print_job_state(job).kind == "done"
+    assert len(_pdf(client.get(_job_url(job, "print_job_download"))).pages) == job.pages
+
+
+def test_a_job_that_moves_is_left_alone(client, night, director):
+    event, _tables = night
+    job = _stalled_job(event, seconds=1)
+    assert not print_jobs.print_job_stalled(job)
+    client.force_login(director)
+    client.get(_job_url(job))
+    job.refresh_from_db()
+    assert job.status == Status.RUNNING and print_jobs.print_job_missing_shares(job=job)
+
+
+def test_a_job_cut_off_by_its_worker_or_queue_waits_and_is_never_failed(night):
+    event, _tables = night
+    job = _stalled_job(event, seconds=60)
+    revoked = ChordError("Dependency x raised TaskRevokedError('terminated')")
+    for error in (revoked, TaskRevokedError("terminated"), WorkerLostError("killed")):
+        assert interrupted(error)
+        print_job_failed(None, error, None, job.pk)
+    assert not interrupted(PrintError("a sheet failed"))
+    job.refresh_from_db()
+    assert job.status == Status.RUNNING
+    # Its task's record gave up on it; the page says it waits, not that it failed.
+    TaskRun.objects.filter(task_id=job.task_id).update(
+        lost_after=timezone.now() - datetime.timedelta(seconds=1)
+    )
+    state = print_job_state(job)
+    assert (state.kind, state.waiting, state.retryable) == ("working", True, False)
+    print_job_failed(None, PrintError("a sheet failed"), None, job.pk)
+    job.refresh_from_db()
+    assert job.status == Status.FAILED

@@ -8,12 +8,14 @@ files into a temporary MEDIA_ROOT that this process reads too.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import time
 import uuid
@@ -35,6 +37,7 @@ from printing.models import PrintJob, PrintJobStatus
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import seated_event
 from tests.test_celery_worker import start_worker, stop_worker
+from tests.test_tasks_broker_down import queue_pointed_at
 from tournaments.models import Role
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.postgres]
@@ -246,23 +249,100 @@ def _unacked_tags(client: redis.Redis, job: PrintJob) -> list[str]:
     return tags
 
 
+def _watched_until_done(client, job: PrintJob, *, what: str) -> str:
+    """The director's page polled as the browser does (every second) until the job is done:
+    its polls are what give a stalled job out again."""
+    return wait_for(
+        lambda: "Download the PDF" in (html := client.get(job_url(job)).content.decode()) and html,
+        timeout=120,
+        what=what,
+        every=1.0,
+    )
+
+
 def test_a_killed_worker_s_job_is_finished_by_the_next_worker(night, client, print_worker):
     job = _mid_batch_job(client, night)
     # The whole worker dies at once (its main process and its pool child): nobody is left
-    # to put the message back, and Redis keeps it as unacknowledged.
+    # to put the message back, and Redis keeps it as unacknowledged for its visibility
+    # timeout (15 minutes).
     child = print_worker.pool_child()
     os.kill(print_worker.proc.pid, signal.SIGKILL)
     os.kill(child, signal.SIGKILL)
     print_worker.proc.wait(timeout=10)
     job.refresh_from_db()
     assert job.status == PrintJobStatus.RUNNING and not job.file
-    broker = redis.Redis.from_url(settings.REDIS_URL)
-    tags = wait_for(lambda: _unacked_tags(broker, job), timeout=5, what="the message was not kept")
-    # Redis gives an unacknowledged message out again once its visibility timeout (15 min
-    # in the settings) has passed: make it have passed for these messages.
-    broker.zadd("unacked_index", dict.fromkeys(tags, 0))
     print_worker.start()
-    wait_done(job, what="the next worker never finished the job")
-    assert (job.attempts, progress(job)) == (1, (TABLES, TABLES))
+    restarted = time.monotonic()
+    # The job's page, still open, gives the dead worker's shares out again once the job
+    # has not moved for STALL; it never says the job failed.
+    page = _watched_until_done(client, job, what="the next worker never finished the job")
+    recovered = time.monotonic() - restarted
+    assert "failed" not in page
+    assert recovered < 60, f"the job finished {recovered:.1f} s after the new worker started"
+    job.refresh_from_db()
+    assert job.attempts == 1 and job.pages >= TABLES
     whole_pdf(client, job)
     nothing_half_made(print_worker.media)
+    print(f"\nworker killed mid-job: done {recovered:.1f} s after the new worker's start")
+
+
+@pytest.fixture
+def own_redis(tmp_path) -> Iterator[Callable[[], None]]:
+    """A Redis of the test's own on a free port (nothing kept on disk, as the site's), and a
+    function that stops it and starts it again on the same port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+               "--appendonly", "no", "--dir", str(tmp_path)]  # fmt: skip
+    servers = [subprocess.Popen(command, stdout=subprocess.DEVNULL)]
+    url = f"redis://127.0.0.1:{port}/0"
+    wait_for(lambda: _answers(url), timeout=10, what="the test's Redis did not start")
+
+    def restart(down: float) -> None:
+        servers[-1].terminate()
+        servers[-1].wait(timeout=10)
+        time.sleep(down)
+        servers.append(subprocess.Popen(command, stdout=subprocess.DEVNULL))
+        wait_for(lambda: _answers(url), timeout=10, what="the test's Redis did not come back")
+
+    restart.url = url  # type: ignore[attr-defined]
+    try:
+        yield restart
+    finally:
+        servers[-1].terminate()
+        servers[-1].wait(timeout=10)
+
+
+def _answers(url: str) -> bool:
+    try:
+        return bool(redis.Redis.from_url(url, socket_timeout=1).ping())
+    except redis.exceptions.RedisError:
+        return False
+
+
+def test_a_redis_restart_mid_job_is_recovered_not_failed(
+    transactional_db, client, own_redis, tmp_path_factory, settings
+):
+    """Redis stopped during a job and back 10 s later, empty: the worker had cut its running
+    share off; the job is not failed, and its page gives the lost shares out again."""
+    settings.REDIS_URL = own_redis.url
+    with queue_pointed_at(own_redis.url):
+        worker_gen = serving(tmp_path_factory, concurrency=1)
+        worker = next(worker_gen)
+        try:
+            event, director = sixty_tables(worker, settings)
+            job = _mid_batch_job(client, (event, director))
+            own_redis(down=10)
+            back = time.monotonic()
+            page = _watched_until_done(client, job, what="the job never finished after Redis")
+            recovered = time.monotonic() - back
+            assert "failed" not in page
+            assert recovered < 60, f"the job finished {recovered:.1f} s after Redis came back"
+            job.refresh_from_db()
+            assert job.status == PrintJobStatus.DONE
+            whole_pdf(client, job)
+            print(f"\nRedis restarted mid-job: done {recovered:.1f} s after it was back")
+        finally:
+            with contextlib.suppress(StopIteration):
+                next(worker_gen)

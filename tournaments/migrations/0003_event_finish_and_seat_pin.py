@@ -24,6 +24,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='seat',
             name='pin',
-            field=models.CharField(default=tournaments.models.new_seat_pin, max_length=4, verbose_name='PIN'),
+            field=models.CharField(default=tournaments.models.four_digit_pin, max_length=4, verbose_name='PIN'),
         ),
     ]
