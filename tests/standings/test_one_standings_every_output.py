@@ -55,8 +55,9 @@ def night():
     return event
 
 
-def finished_championship():
-    """Nine players; a tie at table 1 settled by a card draw; a final of three."""
+def finished_championship(final_deals: list[dict] | None = None):
+    """Nine players; a tie at table 1 settled by a card draw; a final of three, played as
+    `final_deals` (by default its seat 1 wins)."""
     event, stage, director = championship(9)
     tables = list(stage.tables.order_by("number"))
     play_championship(tables[0], tied_scheme(3))
@@ -66,7 +67,7 @@ def finished_championship():
     tie_break_record(table=tables[0], method="card_draw", order=[b, a], note="", by=director)
     final = championship_stage_close(stage=stage, by=director, seed=5)
     stage_confirm(stage=final)
-    play_championship(final.tables.get(), winner_scheme(3, winner=1))
+    play_championship(final.tables.get(), final_deals or winner_scheme(3, winner=1))
     championship_stage_close(stage=final, by=director)
     event.refresh_from_db()
     assert event.status == EventStatus.FINISHED
@@ -335,22 +336,9 @@ def test_a_table_level_under_the_events_tie_order_names_no_winner_on_its_page():
 
 
 def championship_with_a_close_final():
-    """`finished_championship`'s first stage; its final's runner-up beats third place on
-    the total, and the champion the runner-up on the last deal (level on 85)."""
-    event, stage, director = championship(9)
-    tables = list(stage.tables.order_by("number"))
-    play_championship(tables[0], tied_scheme(3))
-    for table in tables[1:]:
-        play_championship(table, winner_scheme(3, winner=2))
-    a, b, _c = seated(tables[0])
-    tie_break_record(table=tables[0], method="card_draw", order=[b, a], note="", by=director)
-    final = championship_stage_close(stage=stage, by=director, seed=5)
-    stage_confirm(stage=final)
-    play_championship(final.tables.get(), deals_won_against_last_deal())
-    championship_stage_close(stage=final, by=director)
-    event.refresh_from_db()
-    assert event.status == EventStatus.FINISHED
-    return event
+    """`finished_championship` whose final's runner-up beats third place on the total, and
+    whose champion beats the runner-up on the last deal (level on 85)."""
+    return finished_championship(deals_won_against_last_deal())
 
 
 def _page_decided_by(client, event) -> list[str]:
