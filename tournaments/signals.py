@@ -26,14 +26,15 @@ _ROLE_BEFORE = "_membership_role_before_save"
 
 @receiver(post_save, sender=Membership)
 def membership_player(
-    sender: type[Membership], instance: Membership, created: bool, **kwargs: Any
+    sender: type[Membership], instance: Membership, created: bool, raw: bool = False, **kwargs: Any
 ) -> None:
     """Every member can be seated: make sure the club has a player for them.
 
     A signal, because memberships are also made in the admin, and a member who cannot be
-    registered for the club night would be a surprise there.
+    registered for the club night would be a surprise there. Not while a backup is loaded
+    (`raw`): the member's player is in it, and a second one would refuse to load.
     """
-    if created:
+    if created and not raw:
         user = instance.user
         Player.objects.get_or_create(
             club_id=instance.club_id,
