@@ -126,7 +126,7 @@ def test_seated_at_a_table_that_has_not_started(night):
     seat = Seat.objects.get(player=aino)
     assert [s.pk for s in seats] == [seat.pk]
     assert (seat.table_id, seat.position, seat.is_first_dealer) == (two.pk, 4, False)
-    assert len(seat.pin) == 4 and seat.pin.isdigit()
+    assert len(seat.pin) == 6 and seat.pin.isdigit()
     assert list(two.seats.order_by("position").values_list("position", flat=True)) == [
         0,
         1,
@@ -211,7 +211,7 @@ def test_a_new_table_for_late_arrivals(night):
         (players[1].pk, 1, False),
         (players[2].pk, 2, False),
     ]
-    assert len({s.pin for s in seats}) >= 1 and all(len(s.pin) == 4 for s in seats)
+    assert len({s.pin for s in seats}) >= 1 and all(len(s.pin) == 6 for s in seats)
     first_deal(table, players=3)  # the new table plays like any other
     assert Deal.objects.filter(table=table).count() == 1
 
