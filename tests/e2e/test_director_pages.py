@@ -49,18 +49,19 @@ def test_the_print_button_shows_it_is_at_work_and_a_queue_down_says_so(live_serv
     phone.goto(live_server.url + _manage(club, CORRECTED_NIGHT) + "#print")
     box = phone.locator("form.print-job-form")
     # Sent into a frame of its own, the page stays to be looked at as it is while it waits.
-    sent = []
-    phone.route("**/print/", lambda route: (sent.append(route.request), route.fulfill(body="")))
+    phone.route("**/print/", lambda route: route.fulfill(body=""))
     box.evaluate(
         "form => { const f = document.createElement('iframe'); f.name = 'sent'; "
         "f.title = 'sent'; document.body.append(f); form.target = 'sent'; }"
     )
-    box.get_by_role("button", name="Print every table's result sheet").click()
+    # Waited for, not looked for afterwards: the post leaves a moment after the click.
+    with phone.expect_request("**/print/") as sent:
+        box.get_by_role("button", name="Print every table's result sheet").click()
     phone.wait_for_function("document.querySelector('form.print-job-form[aria-busy]')")
     assert box.locator("[data-busy-status]").is_visible()
     assert box.get_by_role("button", name="Print every table's score sheet").is_disabled()
     # The tapped button's choice still goes with the form (a disabled button's would not).
-    assert sent and "kind=result_sheets" in (sent[0].post_data or "")
+    assert "kind=result_sheets" in (sent.value.post_data or "")
     phone.unroute("**/print/")
 
     phone.goto(live_server.url + _manage(club, CORRECTED_NIGHT))
