@@ -36,7 +36,11 @@ class AccountAdapter(DefaultAccountAdapter):
         (and its key) itself, as the password-reset mail does."""
         user = context.get("user")
         mail_send_on_commit(
-            account_mail_task, template_prefix, email, getattr(user, "pk", None), person_language(user)
+            account_mail_task,
+            template_prefix,
+            email,
+            getattr(user, "pk", None),
+            person_language(user),
         )
 
     def get_client_ip(self, request: HttpRequest) -> str:

@@ -82,7 +82,10 @@ def account_mail_send(
         if address is None or address.verified:
             return
         key = EmailConfirmationHMAC(address).key
-        context |= {"key": key, "activate_url": site_link(reverse("account_confirm_email", args=[key]))}
+        context |= {
+            "key": key,
+            "activate_url": site_link(reverse("account_confirm_email", args=[key])),
+        }
     mail_render_send(
         templates=(f"{template_prefix}_subject.txt", f"{template_prefix}_message.txt"),
         to=email,

@@ -38,7 +38,9 @@ def _sign_up(client, django_capture_on_commit_callbacks, data=FORM, **extra):
 
 
 def _link(message) -> str:
-    found = re.search(re.escape(settings.SITE_URL) + r"(/accounts/confirm-email/\S+/)", message.body)
+    found = re.search(
+        re.escape(settings.SITE_URL) + r"(/accounts/confirm-email/\S+/)", message.body
+    )
     assert found, message.body
     return found[1]
 
@@ -88,9 +90,7 @@ def test_an_unverified_account_cannot_sign_in_and_gets_the_link_again(
     client.logout()
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        page = client.post(
-            reverse("login"), {"username": "uusi", "password": FORM["password1"]}
-        )
+        page = client.post(reverse("login"), {"username": "uusi", "password": FORM["password1"]})
     assert page.status_code == 200 and "uusi@club.example" in page.content.decode()
     assert client.get(reverse("account")).status_code == 302  # not signed in
     assert [m.to for m in mail.outbox] == [["uusi@club.example"]]
@@ -150,7 +150,9 @@ def test_sign_ups_are_limited_per_address(client, django_capture_on_commit_callb
     assert answers == [302] * 10 + [429]
     other = {**FORM, "username": "elsewhere", "email": "e@club.example"}
     assert (
-        _sign_up(client, django_capture_on_commit_callbacks, data=other, REMOTE_ADDR="10.9.9.9").status_code
+        _sign_up(
+            client, django_capture_on_commit_callbacks, data=other, REMOTE_ADDR="10.9.9.9"
+        ).status_code
         == 302
     )
 
