@@ -345,6 +345,8 @@ class ClubSettingsForm(forms.ModelForm):
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
         choices=time_zone_choices,
+        # Not sent (an older page, a script): the club keeps its zone.
+        required=False,
         help_text=_("Where the club plays: its events' times are in this time zone."),
     )
 
@@ -371,6 +373,9 @@ class ClubSettingsForm(forms.ModelForm):
                 "line in the club's players list are shown only if you tick this."
             ),
         }
+
+    def clean_time_zone(self) -> str:
+        return self.cleaned_data["time_zone"] or self.instance.time_zone
 
 
 class EventPublishForm(forms.Form):
