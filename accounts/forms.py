@@ -1,17 +1,23 @@
-"""The accounts forms: signing in, and the password-reset request (its mail sent by a job and
-counted per address)."""
+"""The accounts forms: signing in (refused until a signed-up address is verified), and the
+password-reset request (its mail sent by a job and counted per address)."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
+from allauth.core import ratelimit as allauth_ratelimit
+from django import forms
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
+from accounts.selectors import unverified_address
 from accounts.tasks import password_reset_mail_task
+from core.mail import mail_send
 from core.ratelimit import hit, rate_for
 
 log = logging.getLogger(__name__)
@@ -35,19 +41,6 @@ def _address_allowed(address: str) -> bool:
         return True
 
 
-def _send(user_id: int, language: str) -> None:
-    try:
-        password_reset_mail_task.delay(user_id, language)
-    except Exception:
-        # The queue is down: send it now rather than not at all. The request then takes a
-        # mail server's time for a known address, which is the lesser harm.
-        log.warning("password reset: the queue cannot be reached; mailing now", exc_info=True)
-        try:
-            password_reset_mail_task.apply(args=[user_id, language])
-        except Exception:
-            log.exception("password reset: the mail to user %s could not be sent", user_id)
-
-
 class QueuedPasswordResetForm(PasswordResetForm):
     def save(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
         """Queue one mail per active account with this address; the same page whatever
@@ -61,7 +54,8 @@ class QueuedPasswordResetForm(PasswordResetForm):
             return
         language = get_language()
         for user in users:
-            _send(user.pk, language)
+            # Not on commit: nothing is saved here, and the page's timing must not tell.
+            mail_send(password_reset_mail_task, user.pk, language)
 
 
 class SignInForm(AuthenticationForm):
@@ -76,3 +70,25 @@ class SignInForm(AuthenticationForm):
         super().__init__(*args, **kwargs)
         field = self.fields["username"]
         field.validators.append(MaxLengthValidator(getattr(field, "max_length", None) or 150))
+
+    def confirm_login_allowed(self, user: AbstractBaseUser) -> None:
+        """A person who signed up may sign in once their address is verified (accounts made
+        in the admin or the demo have no address record and are let in as before). The
+        link is mailed again, at most once every few minutes (allauth's `confirm_email`
+        limit), so a lost mail never locks anyone out for good."""
+        super().confirm_login_allowed(user)
+        address = unverified_address(user)
+        if address is None:
+            return
+        if self.request is not None and allauth_ratelimit.consume(
+            self.request, action="confirm_email", key=address.email.lower()
+        ):
+            address.send_confirmation(self.request, signup=False)
+        raise forms.ValidationError(
+            _(
+                "Confirm your e-mail address first: open the link we sent to %(email)s "
+                "(we have just sent it again). Check the spam folder too."
+            ),
+            code="unverified",
+            params={"email": address.email},
+        )

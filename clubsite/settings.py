@@ -46,6 +46,10 @@ INSTALLED_APPS = [
     "django_filters",
     "axes",
     "csp",
+    # Sign-up and e-mail verification only (accounts/urls.py names the few pages used);
+    # signing in, out and passwords stay Django's own views, watched by axes.
+    "allauth",
+    "allauth.account",
     "core",
     "accounts",
     "tournaments",
@@ -86,6 +90,7 @@ MIDDLEWARE = [
     # in the club's language (decided before the view, from the shared cache).
     "tournaments.middleware.ClubLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -149,6 +154,24 @@ LOGIN_URL = "login"
 PASSWORD_RESET_TIMEOUT = 2 * 3600
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Sign-up (django-allauth): a user name, an e-mail address and a password; the account can
+# sign in only once the address is verified (the link in the mail). Its mails go through
+# Celery, in the person's language (accounts.adapter). No social accounts.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = 3
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False  # a mail scanner opening the link must not verify it
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "Lappu: "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+ACCOUNT_SIGNUP_REDIRECT_URL = "home"
+# allauth's own limits (per client address as accounts.adapter reads it, behind proxies
+# too), on top of the site's `signup` scope in core.ratelimit on the sign-up POST.
+ACCOUNT_RATE_LIMITS = {"signup": "20/m/ip", "confirm_email": "1/3m/key"}
 
 # English is the source language; Finnish and Hungarian are translated in locale/.
 LANGUAGE_CODE = env_str("LANGUAGE_CODE", "en")

@@ -16,6 +16,7 @@ from rules import RuleViolation
 from tournaments.models import (
     Club,
     Event,
+    Invitation,
     Membership,
     MembershipChange,
     Player,
@@ -202,6 +203,33 @@ class MembershipChangeAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Invitations, to read: they are sent, revoked and accepted on the club's pages (where
+    the mail is queued and the role history kept). The token is a credential: not shown."""
+
+    list_display = [
+        "email",
+        "club",
+        "role",
+        "created_at",
+        "expires_at",
+        "accepted_at",
+        "revoked_at",
+    ]
+    list_filter = ["club", "role"]
+    list_select_related = ["club"]
+    search_fields = ["email", "club__name"]
+    date_hierarchy = "created_at"
+    exclude = ["token"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 

@@ -12,9 +12,11 @@ def club_settings_set(
     public_confirmed_only: bool,
     publish_guest_pages: bool,
     directors_confirm_alone: bool,
+    time_zone: str | None = None,
 ) -> Club:
     """Save what the club's public pages show (confirmed results only; whether guests have
-    record pages of their own), and whether a director may confirm a deal they entered.
+    record pages of their own), whether a director may confirm a deal they entered, and the
+    club's time zone (when given).
 
     Only the settings are saved: the pages read them on their next view. (A cached copy of
     a results page is checked against the event's results version; a cache that must follow
@@ -23,7 +25,9 @@ def club_settings_set(
     club.public_confirmed_only = public_confirmed_only
     club.publish_guest_pages = publish_guest_pages
     club.directors_confirm_alone = directors_confirm_alone
-    club.save(
-        update_fields=["public_confirmed_only", "publish_guest_pages", "directors_confirm_alone"]
-    )
+    fields = ["public_confirmed_only", "publish_guest_pages", "directors_confirm_alone"]
+    if time_zone is not None:  # the form offers only real zones; the model validates too
+        club.time_zone = time_zone
+        fields.append("time_zone")
+    club.save(update_fields=fields)
     return club

@@ -19,6 +19,7 @@ from tournaments.models import (
     RegistrationStatus,
     Season,
     Seat,
+    time_zone_choices,
 )
 from tournaments.selectors import LateArrivals, registerable_players
 
@@ -341,9 +342,22 @@ class ClubSettingsForm(forms.ModelForm):
     """What the club's public pages show, and who may confirm a deal (club settings, for its
     owners and directors)."""
 
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        choices=time_zone_choices,
+        # Not sent (an older page, a script): the club keeps its zone.
+        required=False,
+        help_text=_("Where the club plays: its events' times are in this time zone."),
+    )
+
     class Meta:
         model = Club
-        fields = ("public_confirmed_only", "publish_guest_pages", "directors_confirm_alone")
+        fields = (
+            "public_confirmed_only",
+            "publish_guest_pages",
+            "directors_confirm_alone",
+            "time_zone",
+        )
         labels = {
             "public_confirmed_only": _("Public pages show confirmed results only"),
             "publish_guest_pages": _("Guests have public record pages"),
@@ -359,6 +373,9 @@ class ClubSettingsForm(forms.ModelForm):
                 "line in the club's players list are shown only if you tick this."
             ),
         }
+
+    def clean_time_zone(self) -> str:
+        return self.cleaned_data["time_zone"] or self.instance.time_zone
 
 
 class EventPublishForm(forms.Form):

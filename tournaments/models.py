@@ -1,17 +1,38 @@
 from __future__ import annotations
 
+import datetime
 import secrets
+import zoneinfo
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import Variant, playoff_variant
 from tournaments.event_formats import DEFAULT_FORMAT, FormatSpec, format_spec
 from tournaments.event_formats import EventFormat as EventFormat
+
+DEFAULT_TIME_ZONE = "Europe/Helsinki"
+
+
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Every IANA time zone the server knows, sorted: for the forms (the model only
+    validates, so a new tzdata release never makes a migration)."""
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(
+            _("%(value)s is not a time zone: pick one from the list."),
+            code="time_zone",
+            params={"value": value},
+        )
 
 
 class Club(models.Model):
@@ -24,6 +45,13 @@ class Club(models.Model):
         choices=settings.LANGUAGES,
         default="fi",
         help_text=_("Pages open in this language until a person picks another."),
+    )
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default=DEFAULT_TIME_ZONE,
+        validators=[validate_time_zone],
+        help_text=_("Where the club plays: its events' times are in this time zone."),
     )
     # Refreshed by a background task (tournaments.tasks.club_stats_refresh), so the public
     # club page never counts members on every view.
@@ -619,3 +647,91 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · {self.position + 1}: {self.player}"
+
+
+INVITATION_DAYS = 7
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def invitation_expiry() -> datetime.datetime:
+    return timezone.now() + datetime.timedelta(days=INVITATION_DAYS)
+
+
+class InvitationStatus(models.TextChoices):
+    PENDING = "pending", _("waiting")
+    ACCEPTED = "accepted", _("accepted")
+    REVOKED = "revoked", _("revoked")
+    EXPIRED = "expired", _("expired")
+
+
+class Invitation(models.Model):
+    """An invitation to a club, mailed to an address: its link (the token) is used once,
+    within INVITATION_DAYS, and may be revoked before. It may name a roster player without
+    an account, whose history the person claims on accepting."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("club")
+    )
+    email = models.EmailField(_("e-mail address"))
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitations",
+        verbose_name=_("player"),
+    )
+    token = models.CharField(_("token"), max_length=64, unique=True, default=new_invitation_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("invited by"),
+    )
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"), default=invitation_expiry)
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("accepted by"),
+    )
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("revoked by"),
+    )
+
+    class Meta:
+        ordering = ["club", "-created_at", "-pk"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        indexes = [models.Index(fields=["club", "-created_at"], name="invitation_club")]
+
+    def __str__(self) -> str:
+        return f"{self.email} → {self.club} ({self.get_role_display()})"
+
+    def status_at(self, when: datetime.datetime) -> InvitationStatus:
+        if self.accepted_at is not None:
+            return InvitationStatus.ACCEPTED
+        if self.revoked_at is not None:
+            return InvitationStatus.REVOKED
+        if self.expires_at <= when:
+            return InvitationStatus.EXPIRED
+        return InvitationStatus.PENDING
+
+    @property
+    def status(self) -> InvitationStatus:
+        return self.status_at(timezone.now())

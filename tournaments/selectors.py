@@ -19,6 +19,7 @@ from tournaments.models import (
     Club,
     Event,
     EventStatus,
+    Invitation,
     Membership,
     MembershipChange,
     Player,
@@ -436,3 +437,17 @@ def event_format_rows(*, event: Event) -> list[tuple[str, str]]:
         (gettext("Format"), spec.label),
         *spec.describe(spec.option_values(event.format_options)),
     ]
+
+
+def club_invitations(*, club: Club) -> QuerySet[Invitation]:
+    """The club's invitations, newest first, with what their rows show."""
+    return (
+        Invitation.objects.filter(club=club)
+        .select_related("player", "accepted_by")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def club_players_without_account(*, club: Club) -> QuerySet[Player]:
+    """The club's players an invitation may hand to an account: its own first, then guests."""
+    return Player.objects.filter(club=club, user__isnull=True).order_by("guest", "name")

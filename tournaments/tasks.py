@@ -1,14 +1,16 @@
 from __future__ import annotations
 
+import smtplib
 from collections.abc import Sequence
 from typing import Any
 
 from celery import shared_task
 from django.core.exceptions import PermissionDenied
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 
 from core.tasks import TrackedTask, enqueue_on_commit
+from tournaments.invitation_mail import invitation_mail_send
 from tournaments.models import Club, Role
 from tournaments.permissions import get_club_for
 from tournaments.services import club_stats_refresh
@@ -49,3 +51,15 @@ def club_stats_request(*, club: Club) -> str:
     Raises core.tasks.QueueUnavailable, outside a transaction, when the queue is down.
     """
     return enqueue_on_commit(club_stats_refresh_task, club.pk)
+
+
+@shared_task(
+    name="tournaments.invitation_mail_task",
+    autoretry_for=(smtplib.SMTPException, OSError, OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_backoff_max=300,
+    max_retries=6,
+)
+def invitation_mail_task(invitation_id: int) -> None:
+    """Takes the invitation's id: the queue never holds its token."""
+    invitation_mail_send(invitation_id=invitation_id)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import club_views, event_views, season_views, views
+from tournaments import club_views, event_views, joining_views, season_views, views
 
 event = "clubs/<slug:slug>/events/<int:event_id>/"
 
@@ -10,7 +10,17 @@ event = "clubs/<slug:slug>/events/<int:event_id>/"
 urlpatterns = [
     path("", views.home, name="home"),
     path("language/", views.language_set, name="language_set"),
+    # Before the club's own page: "new" is no club's slug.
+    path("clubs/new/", joining_views.club_start, name="club_start"),
     path("clubs/<slug:slug>/", views.club_detail, name="club_detail"),
+    path("clubs/<slug:slug>/invitations/", joining_views.invitation_list, name="invitation_list"),
+    path("clubs/<slug:slug>/invitations/new/", joining_views.invitation_new, name="invitation_new"),
+    path(
+        "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        joining_views.invitation_revoke_view,
+        name="invitation_revoke",
+    ),
+    path("invite/<str:token>/", joining_views.invitation_accept_view, name="invitation_accept"),
     path("clubs/<slug:slug>/members/", views.club_member_list, name="club_members"),
     path("clubs/<slug:slug>/roles/", club_views.club_roles, name="club_roles"),
     path(

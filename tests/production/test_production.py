@@ -111,6 +111,10 @@ def test_the_crawl_reaches_every_kind_of_page_and_file(crawled):
         ("director", "event_manage"),
         ("director", "event_tables"),
         ("director", "account"),
+        ("anonymous", "account_signup"),
+        ("director", "club_start"),
+        ("director", "invitation_list"),
+        ("director", "invitation_new"),
         ("table", "table_entry"),
         ("director", "table_qr"),
         ("table", "table_live"),
@@ -324,6 +328,39 @@ def test_a_password_reset_mail_carries_a_working_link_used_once(stack):
     again = Visitor(stack.base, "again").get(link[1])
     assert again.status == 200 and 'class="error"' in again.text
     Visitor(stack.base, "member").sign_in("member", "a long new pass 7")
+
+
+def _new_mail(stack, before: set) -> str:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        sent = set(stack.mail.glob("*")) - before if stack.mail.exists() else set()
+        if sent:
+            return next(iter(sent)).read_text()
+        time.sleep(0.3)
+    raise AssertionError("no mail within 30 s")
+
+
+def test_a_sign_up_mail_verifies_behind_the_proxy_and_the_account_starts_a_club(stack):
+    visitor = Visitor(stack.base, "signup")
+    before = set(stack.mail.glob("*")) if stack.mail.exists() else set()
+    password = "a long new pass 7"
+    done = visitor.post(
+        "/accounts/signup/",
+        {"username": "lane-signup", "email": "signup@lane.invalid",
+         "password1": password, "password2": password},
+    )  # fmt: skip
+    assert done.status == 302 and done.headers["Location"].endswith("/accounts/confirm-email/")
+    mail = _new_mail(stack, before)
+    link = re.search(re.escape(stack.env["SITE_URL"]) + r"(/accounts/confirm-email/\S+/)", mail)
+    assert link, mail
+    assert visitor.get(link[1]).status == 200
+    assert visitor.post(link[1], {}).status == 302
+    started = visitor.post(
+        "/clubs/new/",
+        {"name": "Lane Club", "slug": "", "language": "fi", "time_zone": "Europe/Helsinki"},
+    )
+    assert started.status == 302 and started.headers["Location"].endswith("/clubs/lane-club/")
+    assert visitor.get("/clubs/lane-club/invitations/new/").status == 200
 
 
 def test_the_images_and_composes_health_checks_pass_against_the_running_stack(stack):
