@@ -8,8 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
@@ -19,6 +18,7 @@ from rules import RuleViolation
 from tournaments.models import Club, Player, Role
 from tournaments.permissions import club_allows, get_club_for
 from tournaments.roster import (
+    ROSTER_MAX_ROWS,
     RosterRow,
     RowStatus,
     club_roster,
@@ -41,7 +41,7 @@ from tournaments.roster_forms import (
     preview_token,
 )
 from tournaments.roster_tables import PreviewTable, RosterTable
-from tournaments.spreadsheet import Column, SpreadsheetError, spreadsheet_read
+from tournaments.spreadsheet import Column, Problem, spreadsheet_read
 
 ROSTER_PER_PAGE = 50
 
@@ -162,20 +162,17 @@ def roster_paste(request: HttpRequest, slug: str) -> HttpResponse:
 def roster_upload(request: HttpRequest, slug: str) -> HttpResponse:
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
     form = RosterFileForm(request.POST, request.FILES)
-    problems: list[object] = []
+    problems: list[Problem] = []
     if form.is_valid():
         try:
-            read = spreadsheet_read(form.cleaned_data["file"], columns=ROSTER_COLUMNS)
-            rows = [
-                RosterRow(row=r["row"], name=r["name"] or "", home_club=r["home_club"] or "")
-                for r in read
-            ]
+            read = spreadsheet_read(
+                form.cleaned_data["file"], columns=ROSTER_COLUMNS, max_rows=ROSTER_MAX_ROWS
+            )
+            rows = [RosterRow(r["row"], r["name"], r["home_club"] or "") for r in read]
             roster_rows_check(rows)
             return _preview(request, club, rows)
-        except SpreadsheetError as error:
-            problems = list(error.problems)
-            form.add_error("file", str(error))
-        except RuleViolation as error:
+        except RuleViolation as error:  # a SpreadsheetError lists its problems
+            problems = getattr(error, "problems", [])
             form.add_error("file", violation_text(error))
     return _add_page(request, club, file_form=form, problems=problems)
 
