@@ -148,6 +148,10 @@ def roster_rows_check(rows: Sequence[RosterRow]) -> None:
             max=ROSTER_MAX_ROWS,
         )
     for row in rows:
+        if not _is_name(row.name):
+            raise RuleViolation(
+                _("Row %(row)d: the name has no letters."), code="blank", row=row.row
+            )
         if len(name_clean(row.name)) > NAME_MAX or len(name_clean(row.home_club)) > NAME_MAX:
             raise RuleViolation(
                 _("Row %(row)d: a name is at most %(max)d characters."),
@@ -211,21 +215,33 @@ def roster_import(*, club: Club, rows: Sequence[RosterRow], add_anyway: Collecti
         for row in roster_preview(club=club, rows=rows)
         if row.status == RowStatus.NEW or (row.status == RowStatus.LOOKALIKE and row.row in wanted)
     ]
-    # bulk_create skips Player.save(): name_key is set above.
-    Player.objects.bulk_create(players, batch_size=500)
+    # bulk_create skips Player.save(): name_key is set above. One insert on PostgreSQL;
+    # SQLite takes at most 999 values a statement, so there it is one per ~160 rows.
+    Player.objects.bulk_create(players)
     return len(players)
 
 
-def player_add(*, club: Club, name: str, home_club: str = "", new_person: bool = False) -> Player:
-    """Add one of the club's own players. A name that looks like a player the club has is
-    refused (code "lookalike") unless `new_person`: the director was shown who it may be."""
-    cleaned, key = name_clean(name), name_key(name)
-    if not key:
+def _is_name(name: str) -> bool:
+    """Whether `name` has a letter or digit: spacing, punctuation or invisible marks alone
+    would make a player nobody can see or pick."""
+    return any(c.isalnum() for c in name)
+
+
+def _checked_name(name: str) -> str:
+    cleaned = name_clean(name)
+    if not _is_name(cleaned):
         raise RuleViolation(_("Type the player's name."), code="blank", field="name")
     if len(cleaned) > NAME_MAX:
         raise RuleViolation(
             _("A name is at most %(max)d characters."), code="too_long", field="name", max=NAME_MAX
         )
+    return cleaned
+
+
+def player_add(*, club: Club, name: str, home_club: str = "", new_person: bool = False) -> Player:
+    """Add one of the club's own players. A name that looks like a player the club has is
+    refused (code "lookalike") unless `new_person`: the director was shown who it may be."""
+    cleaned = _checked_name(name)
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=club.pk).first()
         if not new_person and player_lookalikes(club=club, name=cleaned).exists():
@@ -247,14 +263,7 @@ def player_make_member(*, player: Player) -> Player:
 
 
 def player_rename(*, player: Player, name: str) -> Player:
-    cleaned = name_clean(name)
-    if not name_key(cleaned):
-        raise RuleViolation(_("Type the player's name."), code="blank", field="name")
-    if len(cleaned) > NAME_MAX:
-        raise RuleViolation(
-            _("A name is at most %(max)d characters."), code="too_long", field="name", max=NAME_MAX
-        )
-    player.name = cleaned
+    player.name = _checked_name(name)
     player.save(update_fields=["name"])
     return player
 

@@ -77,6 +77,7 @@ def club_players(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "club": club, "can_direct": can_direct, "filter": roster_filter,
         "filtered": roster_filter.active, "total": club.players.count(),
+        "without_account": club.players.filter(user=None).exists(),
         "table": paginate_table(request, table, per_page=ROSTER_PER_PAGE),
     }  # fmt: skip
     return render(request, "tournaments/roster.html", context)
