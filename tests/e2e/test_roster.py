@@ -54,7 +54,7 @@ def test_a_director_imports_a_roster_through_the_preview(live_server, phone, tmp
     assert Player.objects.filter(club=club).count() == before  # a preview saves nothing
     row = phone.locator("tr", has_text="Áino Aalto")
     assert "looks like a duplicate" in row.inner_text()
-    assert "like row 2" in row.inner_text()
+    assert "Compare with: row 2" in row.inner_text()
     assert "matches an existing player" in phone.locator("tr", has_text="olli uusi").inner_text()
     shoot_widths(phone, "roster-preview")
 
