@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from django.db import transaction
-from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Max, OuterRef, QuerySet, Subquery
 
 from rules import RuleViolation
 from rules.i18n import _
@@ -54,16 +54,25 @@ class PreviewRow:
     similar_rows: tuple[int, ...] = ()
 
 
-def close_key(key: str) -> tuple[str, str] | None:
-    """The looser half of the look-alike rule: surname and first initial ("olli uusi" and
-    "o. uusi" both give ("uusi", "o")). A club's lists write the first name out, shorten it
-    or add a middle name, but keep the surname; two people of one surname and initial in a
-    club are rare enough that asking costs less than a silent second player. A one-word
-    name has no such key (a nickname is compared whole)."""
-    words = key.split()
-    if len(words) < 2:
-        return None
-    return words[-1], words[0][0]
+def name_forms(key: str) -> tuple[str, frozenset[str]]:
+    """The looser half of the look-alike rule, for one `name_key`: its words in any order
+    ("uusi olli" is "olli uusi": lists put the surname first or last, Hungarian ones always
+    first), and the same with one word cut to its initial ("o uusi", "olli u").
+
+    Two names look alike when they share a key, when their words are the same in another
+    order, or when one writes a word as an initial where the other writes it out ("O. Uusi"
+    and "Olli Uusi"). Not when two people only share a surname and an initial: "Olli
+    Uusi" and "Oskari Uusi" are brothers far more often than typos, and a 2,000-row list
+    asking about every such pair would teach the director to tick "add anyway" blind.
+    """
+    words = key.replace(".", " ").split()
+    full = " ".join(sorted(words))
+    cut = frozenset(
+        " ".join(sorted([*words[:n], word[0], *words[n + 1 :]]))
+        for n, word in enumerate(words)
+        if len(word) > 1 and len(words) > 1
+    )
+    return full, cut
 
 
 @dataclass(frozen=True)
@@ -74,49 +83,50 @@ class _Known:
 
 
 class LookAlikes:
-    """The club's players indexed by the look-alike rule, for many names at once."""
+    """Players (or a list's rows) indexed by the look-alike rule, for many names at once."""
 
     def __init__(self, players: Iterable[tuple[int, str, str]]) -> None:
         self.by_key: dict[str, list[_Known]] = defaultdict(list)
-        self.by_close: dict[tuple[str, str], list[_Known]] = defaultdict(list)
+        self.by_words: dict[str, list[_Known]] = defaultdict(list)
+        self.by_cut: dict[str, list[_Known]] = defaultdict(list)
         for pk, name, key in players:
             self.add(_Known(pk, name, key))
 
     def add(self, known: _Known) -> None:
         self.by_key[known.key].append(known)
-        close = close_key(known.key)
-        if close is not None:
-            self.by_close[close].append(known)
+        full, cut = name_forms(known.key)
+        self.by_words[full].append(known)
+        for form in cut:
+            self.by_cut[form].append(known)
 
     def same(self, key: str) -> list[_Known]:
         return self.by_key.get(key, [])
 
     def close(self, key: str) -> list[_Known]:
-        """The players that look like `key` without sharing it."""
-        close = close_key(key)
-        found = self.by_close.get(close, []) if close is not None else []
-        return [known for known in found if known.key != key]
-
-
-def _lookalike_query(key: str) -> Q:
-    """`LookAlikes`' rule as a filter, for one name (the index lookups stay on (club, key))."""
-    query = Q(name_key=key)
-    close = close_key(key)
-    if close is not None:
-        surname, initial = close
-        query |= Q(name_key__startswith=initial, name_key__endswith=" " + surname)
-    return query
+        """Those that look like `key` without sharing it, each once, in the order added."""
+        full, cut = name_forms(key)
+        found = [*self.by_words.get(full, []), *self.by_cut.get(full, [])]
+        for form in cut:
+            found += self.by_words.get(form, [])
+        unique = {known.pk: known for known in found if known.key != key}
+        return sorted(unique.values(), key=lambda known: known.pk)
 
 
 def player_lookalikes(*, club: Club, name: str) -> QuerySet[Player]:
     """The club's players (guests of past events too) who may be the person named `name`,
-    each with the last event they played (`last_event`, `last_date`) to tell two apart."""
+    each with the last event they played (`last_event`, `last_date`) to tell two apart.
+
+    The rule is `LookAlikes`', applied to the club's names read once (one narrow query of
+    keys, a few thousand rows at most), so one rule serves a single name and a long list.
+    """
     key = name_key(name)
     if not key:
         return Player.objects.none()
+    index = LookAlikes(Player.objects.filter(club=club).values_list("pk", "name", "name_key"))
+    found = [known.pk for known in index.same(key) + index.close(key)]
     last = Registration.objects.filter(player=OuterRef("pk")).order_by("-event__date", "-pk")
     return (
-        Player.objects.filter(_lookalike_query(key), club=club)
+        Player.objects.filter(pk__in=found)
         .annotate(
             last_event=Subquery(last.values("event__name")[:1]),
             last_date=Subquery(last.values("event__date")[:1]),

@@ -20,9 +20,9 @@ from tests.factories import MembershipFactory, UserFactory
 from tournaments.models import Player, Registration, Role
 from tournaments.names import name_key
 from tournaments.roster import (
+    LookAlikes,
     RosterRow,
     RowStatus,
-    close_key,
     player_add,
     player_lookalikes,
     player_make_member,
@@ -70,17 +70,31 @@ def test_name_key_is_kept_by_save(club):
 
 
 @pytest.mark.parametrize(
-    ("name", "expected"),
-    [("olli uusi", ("uusi", "o")), ("O. Uusi", ("uusi", "o")), ("Ville", None), ("", None)],
+    ("first", "second", "alike"),
+    [
+        ("Olli Uusi", "olli  uusi", True),  # one key
+        ("Olli Uusi", "O. Uusi", True),  # an initial
+        ("Olli Uusi", "Olli U", True),
+        ("Kőrösi Éva", "Éva Kőrösi", True),  # the surname first or last
+        ("Olli Uusi", "Oskari Uusi", False),  # brothers, not a typo
+        ("Pelaaja 0001 Väisänen", "Pelaaja 0002 Väisänen", False),
+        ("Ville", "Ville Vieras", False),
+        ("O. Uusi", "Oskari Uusi", True),
+    ],
 )
-def test_close_key(name, expected):
-    assert close_key(name_key(name)) == expected
+def test_the_lookalike_rule(first, second, alike):
+    index = LookAlikes([(1, first, name_key(first))])
+    found = index.same(name_key(second)) + index.close(name_key(second))
+    assert bool(found) is alike
+    # The rule is symmetric: whichever was typed first.
+    index = LookAlikes([(1, second, name_key(second))])
+    assert bool(index.same(name_key(first)) + index.close(name_key(first))) is alike
 
 
 def test_lookalikes_same_key_and_close(club, night):
     olli = Player.objects.create(club=club, name="Olli Uusi")
-    guest = registration_guest_add(event=night, name="Oskari Uusi", new_person=True).player
-    Player.objects.create(club=club, name="Pekka Uusi")  # another initial: someone else
+    guest = registration_guest_add(event=night, name="Uusi Olli", new_person=True).player
+    Player.objects.create(club=club, name="Oskari Uusi")  # a brother, not a typo
     found = list(player_lookalikes(club=club, name="  ÖLLI uusi "))
     assert found[0] == olli
     assert set(found) == {olli, guest}
@@ -171,7 +185,9 @@ def test_preview_marks_each_row(club):
     Player.objects.create(club=club, name="Kaisa Kallio")
     preview = roster_preview(
         club=club,
-        rows=rows("olli  uusi", "Aino Aalto", "Äino aalto", "K. Kallio", "Bertta Berg"),
+        rows=rows(
+            "olli  uusi", "Aino Aalto", "Äino aalto", "K. Kallio", "Bertta Berg", "Berg Bertta"
+        ),
     )
     assert [(r.name, r.status) for r in preview] == [
         ("olli uusi", RowStatus.EXISTING),
@@ -179,6 +195,7 @@ def test_preview_marks_each_row(club):
         ("Äino aalto", RowStatus.LOOKALIKE),
         ("K. Kallio", RowStatus.LOOKALIKE),
         ("Bertta Berg", RowStatus.NEW),
+        ("Berg Bertta", RowStatus.LOOKALIKE),
     ]
     assert preview[0].similar == ("Olli Uusi",)
     assert preview[2].similar_rows == (3,)
