@@ -93,3 +93,41 @@ def test_adding_one_who_looks_like_a_player_warns(live_server, phone):
     phone.locator("#add-one").get_by_role("button", name="Add").click()
     phone.get_by_text("added.").wait_for()
     assert Player.objects.filter(club=club, name_key="orkenyi-szentgyorgyi zsofia eva").count() == 2
+
+
+def test_a_returning_guest_typed_in_again_is_offered_not_copied(live_server, phone):
+    club = ClubFactory(name="Kortteliklubi")
+    director_of(club)
+    past = event_create(
+        published=True, club=club, name="Mestaruus", date=datetime.date(2026, 11, 1),
+        variant_id="rutupeli",
+    )  # fmt: skip
+    olli = registration_guest_add(event=past, name="Olli Uusi").player
+    tonight = event_create(
+        published=True, club=club, name="Joulukuun klubi-ilta", date=datetime.date(2026, 12, 5),
+        variant_id="rutupeli",
+    )  # fmt: skip
+    sign_in(phone, live_server.url, "dora", "dora")
+    phone.goto(f"{live_server.url}/clubs/{club.slug}/events/{tonight.pk}/manage/#registration")
+    # The picker's search finds him although past guests are hidden.
+    phone.get_by_label("Find a player").fill("ölli")
+    phone.get_by_label("Find a player").press("Enter")
+    phone.wait_for_url("**q=*")
+    assert "Olli Uusi (guest)" in phone.locator("#add-player").inner_text()
+    # Typed in as a new guest instead, he is offered, told apart by his last event.
+    phone.get_by_label("Guest's name").fill("olli  uusi")
+    phone.get_by_role("button", name="Check in", exact=True).click()
+    phone.get_by_role("heading", name="Is this a player the club has?").wait_for()
+    assert "played Mestaruus" in phone.get_by_role("alert").inner_text()
+    shoot_widths(phone, "roster-checkin-lookalike")
+    phone.get_by_role("button", name="Check in Olli Uusi").click()
+    phone.wait_for_url("**/manage/**")
+    assert tonight.registrations.get().player == olli
+    assert Player.objects.filter(club=club, name_key="olli uusi").count() == 1
+    # On the roster, the guest becomes one of the club's own players.
+    phone.goto(f"{live_server.url}/clubs/{club.slug}/players/?kind=guest")
+    shoot_widths(phone, "roster-guests")
+    phone.get_by_role("button", name="Make a club player: Olli Uusi").click()
+    phone.get_by_text("Olli Uusi is a club player now.").wait_for()
+    olli.refresh_from_db()
+    assert not olli.guest
