@@ -20,9 +20,9 @@ LONG = "Örkényi-Szentgyörgyi Zsófia Éva"  # 31 characters, accents througho
 def roster_csv() -> str:
     """60 rows: 57 people, one of them already the club's ("olli  uusi"), and two rows that
     repeat an earlier one with other accents or spacing."""
-    names = [f"{first} {last}" for last in LAST for first in FIRST][:56] + [LONG]
+    names = [*[f"{first} {last}" for last in LAST for first in FIRST][:56], LONG]
     assert len(set(names)) == 57
-    rows = names[:20] + ["olli  uusi"] + names[20:40] + ["Áino Aalto"] + names[40:]
+    rows = [*names[:20], "olli  uusi", *names[20:40], "Áino Aalto", *names[40:]]
     rows += ["daniel   BERG"]
     assert len(rows) == 60
     return "nimi;seura\n" + "".join(
