@@ -184,7 +184,7 @@ def roster_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
     form = RosterConfirmForm(request.POST, club=club)
     if not form.is_valid():
-        messages.error(request, " ".join(e for errors in form.errors.values() for e in errors))
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect("player_new", slug=slug)
     try:
         added = roster_import(
