@@ -16,7 +16,7 @@ from django.db import connection
 from django.urls import reverse
 
 from rules import RuleViolation
-from tests.factories import MembershipFactory, UserFactory
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments.models import Player, Registration, Role
 from tournaments.names import name_key
 from tournaments.roster import (
@@ -31,7 +31,7 @@ from tournaments.roster import (
     roster_preview,
     roster_rows_from_text,
 )
-from tournaments.roster_forms import preview_token
+from tournaments.roster_forms import RosterConfirmForm, RosterFilter, preview_token
 from tournaments.services import event_create, registration_guest_add
 
 pytestmark = pytest.mark.django_db
@@ -433,3 +433,29 @@ def test_bad_posts_never_fail(client, club, director):
     assert response.status_code == 200 and "at most 2000" in response.content.decode()
     assert client.get(roster_url(club, "roster_paste")).status_code == 405
     assert not Player.objects.filter(user=None).exists()
+
+
+# --- forms ---------------------------------------------------------------------------------
+
+
+def test_confirm_form_takes_only_its_own_rows(club):
+    token = preview_token(club=club, rows=rows("Aino Aalto", "Äino Aalto"))
+    form = RosterConfirmForm({"rows": token, "add": ["3"]}, club=club)
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["add"] == [3]
+    assert [r.name for r in form.cleaned_data["rows"]] == ["Aino Aalto", "Äino Aalto"]
+    assert not RosterConfirmForm({"rows": token, "add": ["99"]}, club=club).is_valid()
+    assert not RosterConfirmForm({"rows": token + "x"}, club=club).is_valid()
+    other = ClubFactory()
+    assert not RosterConfirmForm({"rows": token}, club=other).is_valid()
+
+
+def test_roster_filter_is_accent_blind(club):
+    Player.objects.create(club=club, name="Kőrösi Éva")
+    Player.objects.create(club=club, name="Aino Aalto", guest=True)
+    found = RosterFilter({"q": "KOROSI  e"}, queryset=Player.objects.filter(club=club)).qs
+    assert [p.name for p in found] == ["Kőrösi Éva"]
+    guests = RosterFilter({"kind": "guest"}, queryset=Player.objects.filter(club=club)).qs
+    assert [p.name for p in guests] == ["Aino Aalto"]
+    everyone = RosterFilter({"kind": "nonsense"}, queryset=Player.objects.filter(club=club))
+    assert everyone.qs.count() == 2  # a value the list does not offer filters nothing
