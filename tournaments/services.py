@@ -171,17 +171,21 @@ def registration_guest_add(
     """Register a guest by name. A name that looks like one of the club's players (a past
     guest too) is refused (code "lookalike") unless `new_person`: the director is shown who
     it may be first, so a regular typed in again does not become a second player."""
-    if not new_person and player_lookalikes(club=event.club, name=name).exists():
-        raise RuleViolation(
-            _("%(name)s may be a player the club already has."),
-            code="lookalike",
-            field="name",
-            name=name_clean(name),
+    with transaction.atomic():
+        # The club's row, as the roster's services lock it: two check-ins of one name at once
+        # make one guest and one warning, never two guests.
+        Club.objects.select_for_update().filter(pk=event.club_id).first()
+        if not new_person and player_lookalikes(club=event.club, name=name).exists():
+            raise RuleViolation(
+                _("%(name)s may be a player the club already has."),
+                code="lookalike",
+                field="name",
+                name=name_clean(name),
+            )
+        player = Player.objects.create(
+            club=event.club, name=name_clean(name), guest=True, home_club=name_clean(home_club)
         )
-    player = Player.objects.create(
-        club=event.club, name=name_clean(name), guest=True, home_club=name_clean(home_club)
-    )
-    return registration_add(event=event, player=player, checked_in=checked_in)
+        return registration_add(event=event, player=player, checked_in=checked_in)
 
 
 def registration_status_set(
