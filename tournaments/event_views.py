@@ -31,7 +31,8 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import event_for, get_club_for, manage_page
-from tournaments.selectors import late_arrivals
+from tournaments.roster import player_lookalikes
+from tournaments.selectors import late_arrivals, registered_player_ids
 from tournaments.services import (
     event_create,
     event_publish,
@@ -98,10 +99,31 @@ def registration_create(request: HttpRequest, slug: str, event_id: int) -> HttpR
     elif form.cleaned_data["player"] is not None:
         registration_add(event=event, player=form.cleaned_data["player"], checked_in=True)
     else:
-        registration_guest_add(
-            event=event, name=form.cleaned_data["name"], home_club=form.cleaned_data["home_club"]
-        )
+        data = form.cleaned_data
+        try:
+            registration_guest_add(
+                event=event,
+                name=data["name"],
+                home_club=data["home_club"],
+                new_person=data["new_person"],
+            )
+        except RuleViolation as error:
+            return _guest_lookalike_page(request, event, form, violation_text(error))
     return manage_page(slug, event_id, "registration")
+
+
+def _guest_lookalike_page(
+    request: HttpRequest, event: Event, form: RegistrationForm, warning: str
+) -> HttpResponse:
+    """The guest's name looks like players the club has: offer them, told apart by their
+    last event, and a new person only when the director ticks so."""
+    context = {
+        "club": event.club, "event": event, "form": form, "warning": warning,
+        "lookalikes": player_lookalikes(club=event.club, name=form.cleaned_data["name"]),
+        "taken": set(registered_player_ids(event=event)),
+        "pick_url": reverse("registration_create", args=[event.club.slug, event.pk]),
+    }  # fmt: skip
+    return render(request, "tournaments/registration_lookalike.html", context)
 
 
 @login_required

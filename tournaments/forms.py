@@ -429,6 +429,8 @@ class RegistrationForm(forms.Form):
     name = forms.CharField(max_length=120, required=False)
     home_club = forms.CharField(max_length=120, required=False)
     guests = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # Ticked on the look-alike warning: the guest is not one of the players it offered.
+    new_person = forms.BooleanField(label=_("Add a new person anyway"), required=False)
 
     def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

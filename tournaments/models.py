@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from rules import Variant, playoff_variant
 from tournaments.event_formats import DEFAULT_FORMAT, FormatSpec, format_spec
 from tournaments.event_formats import EventFormat as EventFormat
+from tournaments.names import name_key as key_of_name
 
 DEFAULT_TIME_ZONE = "Europe/Helsinki"
 
@@ -279,11 +280,16 @@ class Player(models.Model):
     # Where a visiting player of an open event comes from: a series can keep one club's
     # players apart. Blank for the club's own players.
     home_club = models.CharField(_("home club"), max_length=120, blank=True)
+    # `tournaments.names.name_key(name)`, kept by save() (and by every bulk_create, which
+    # skips save()): the look-alike checks and the picker's search compare it through an
+    # index instead of normalising every player's name in Python on each lookup.
+    name_key = models.CharField(_("name key"), max_length=255, editable=False, default="")
 
     class Meta:
         ordering = ["club", "name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
+        indexes = [models.Index(fields=["club", "name_key"], name="player_club_name_key")]
         constraints = [
             models.UniqueConstraint(
                 fields=["club", "user"], name="one_player_per_account_and_club"
@@ -292,6 +298,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.name_key = key_of_name(self.name)[:255]
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def is_guest(self) -> bool:

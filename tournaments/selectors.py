@@ -33,6 +33,7 @@ from tournaments.models import (
     StageStatus,
     Table,
 )
+from tournaments.names import name_key
 
 
 def user_language(*, user: User | AnonymousUser) -> str:
@@ -78,16 +79,28 @@ def registerable_players(
 
     A guest is typed in at one event's check-in; the guests of other events would bury the
     club's own players in a long list, so they are offered only when asked (`past_guests`).
-    `search` narrows the list by name.
+    `search` narrows the list by name, accents, case and spacing ignored (`name_key`); a
+    search always looks among past guests too: a regular typed in as a guest once is the
+    person the director is looking for, not a new one.
     """
     registered = Registration.objects.filter(event=event)
     taken = registered.exclude(status=RegistrationStatus.WITHDRAWN)
     players = Player.objects.filter(club=event.club).exclude(pk__in=taken.values("player_id"))
-    if not past_guests:
+    key = name_key(search)
+    if not (past_guests or key):
         players = players.filter(Q(guest=False) | Q(pk__in=registered.values("player_id")))
-    if search:
-        players = players.filter(name__icontains=search)
+    if key:
+        players = players.filter(name_key__contains=key)
     return players.order_by("guest", "name", "pk")
+
+
+def registered_player_ids(*, event: Event) -> QuerySet[Registration, int]:
+    """The players registered for the event (a withdrawn one is not)."""
+    return (
+        Registration.objects.filter(event=event)
+        .exclude(status=RegistrationStatus.WITHDRAWN)
+        .values_list("player_id", flat=True)
+    )
 
 
 def past_guest_count(*, event: Event) -> int:

@@ -38,6 +38,8 @@ from tournaments.models import (
     Table,
     new_entry_key,
 )
+from tournaments.names import name_clean
+from tournaments.roster import player_lookalikes
 from tournaments.selectors import (
     club_members,
     event_table_bounds,
@@ -159,12 +161,31 @@ def registration_add(*, event: Event, player: Player, checked_in: bool = False) 
 
 
 def registration_guest_add(
-    *, event: Event, name: str, checked_in: bool = True, home_club: str = ""
+    *,
+    event: Event,
+    name: str,
+    checked_in: bool = True,
+    home_club: str = "",
+    new_person: bool = False,
 ) -> Registration:
-    player = Player.objects.create(
-        club=event.club, name=name.strip(), guest=True, home_club=home_club.strip()
-    )
-    return registration_add(event=event, player=player, checked_in=checked_in)
+    """Register a guest by name. A name that looks like one of the club's players (a past
+    guest too) is refused (code "lookalike") unless `new_person`: the director is shown who
+    it may be first, so a regular typed in again does not become a second player."""
+    with transaction.atomic():
+        # The club's row, as the roster's services lock it: two check-ins of one name at once
+        # make one guest and one warning, never two guests.
+        Club.objects.select_for_update().filter(pk=event.club_id).first()
+        if not new_person and player_lookalikes(club=event.club, name=name).exists():
+            raise RuleViolation(
+                _("%(name)s may be a player the club already has."),
+                code="lookalike",
+                field="name",
+                name=name_clean(name),
+            )
+        player = Player.objects.create(
+            club=event.club, name=name_clean(name), guest=True, home_club=name_clean(home_club)
+        )
+        return registration_add(event=event, player=player, checked_in=checked_in)
 
 
 def registration_status_set(

@@ -2,7 +2,14 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import club_views, event_views, joining_views, season_views, views
+from tournaments import (
+    club_views,
+    event_views,
+    joining_views,
+    roster_views,
+    season_views,
+    views,
+)
 
 event = "clubs/<slug:slug>/events/<int:event_id>/"
 
@@ -33,6 +40,27 @@ urlpatterns = [
         "clubs/<slug:slug>/events.<str:export_format>",
         views.club_events_export,
         name="club_events_export",
+    ),
+    path("clubs/<slug:slug>/players/", roster_views.club_players, name="club_players"),
+    # The roster as a spreadsheet: players.csv, players.xlsx
+    path(
+        "clubs/<slug:slug>/players.<str:export_format>",
+        roster_views.club_players_export,
+        name="club_players_export",
+    ),
+    path("clubs/<slug:slug>/players/new/", roster_views.player_new, name="player_new"),
+    path("clubs/<slug:slug>/players/paste/", roster_views.roster_paste, name="roster_paste"),
+    path("clubs/<slug:slug>/players/upload/", roster_views.roster_upload, name="roster_upload"),
+    path("clubs/<slug:slug>/players/confirm/", roster_views.roster_confirm, name="roster_confirm"),
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/club-player/",
+        roster_views.player_make_member_view,
+        name="player_make_member",
+    ),
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/rename/",
+        roster_views.player_rename_view,
+        name="player_rename",
     ),
     path("clubs/<slug:slug>/settings/", club_views.club_settings, name="club_settings"),
     path("clubs/<slug:slug>/recount/", views.club_stats_refresh, name="club_stats_refresh"),

@@ -30,6 +30,9 @@ document.querySelectorAll("input[data-picker-filter]").forEach((box) => {
   box.addEventListener("keydown", (event) => {
     // The list is already narrowed here: Enter moves on to it instead of reloading the page.
     if (event.key !== "Enter") return;
+    // Nothing listed matches: the form goes to the server, whose search also looks among
+    // the guests of past events the list leaves out.
+    if (box.value.trim() && !select.value) return;
     event.preventDefault();
     select.focus();
   });

@@ -110,6 +110,8 @@ def test_the_crawl_reaches_every_kind_of_page_and_file(crawled):
         ("anonymous", "player_record"),
         ("director", "event_manage"),
         ("director", "event_tables"),
+        ("director", "club_players"),
+        ("director", "player_new"),
         ("director", "account"),
         ("anonymous", "account_signup"),
         ("director", "club_start"),
