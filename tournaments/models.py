@@ -251,6 +251,10 @@ class Player(models.Model):
     # Where a visiting player of an open event comes from: a series can keep one club's
     # players apart. Blank for the club's own players.
     home_club = models.CharField(_("home club"), max_length=120, blank=True)
+    # The player (or, for one without an account, the club's director) took the record page
+    # off the public pages: standings keep the name, nothing links to the record
+    # (tournaments.privacy.record_public is the one rule).
+    record_hidden = models.BooleanField(_("record hidden from the public"), default=False)
 
     class Meta:
         ordering = ["club", "name"]
@@ -619,3 +623,39 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · {self.position + 1}: {self.player}"
+
+
+class Erasure(models.Model):
+    """A player erased on request: their name became "Former player <number>", their
+    account went. Holds no name (that is the point): who asked is the player row, which
+    stays for the results."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="erasures", verbose_name=_("club")
+    )
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, related_name="erasure", verbose_name=_("player")
+    )
+    # The N of "Former player N": counted per club, so a small club's names stay short and
+    # tell nothing about the site's other clubs (a primary key would).
+    number = models.PositiveIntegerField(_("number"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("erased by"),
+    )
+    at = models.DateTimeField(_("erased"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "number"]
+        verbose_name = _("erasure")
+        verbose_name_plural = _("erasures")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "number"], name="one_erasure_number_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} · {self.number}"
