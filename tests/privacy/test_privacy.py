@@ -347,3 +347,19 @@ def test_erasing_oneself_signs_out_and_deletes_the_account(client):
     assert response.status_code == 302
     assert not User.objects.filter(pk=person.pk).exists()
     assert client.get(reverse("my_data")).status_code == 302
+
+
+def test_the_demo_shows_a_hidden_record_and_an_erased_player(client):
+    from demo.loader import FORMAT_PLAYERS, SERIES, demo_load
+
+    club = demo_load()
+    hidden = Player.objects.get(club=club, name=FORMAT_PLAYERS[12])
+    assert hidden.record_hidden
+    assert client.get(record_url(hidden)).status_code == 404
+    erased = Erasure.objects.get(club=club).player
+    assert erased.name == "Entinen pelaaja 1"  # the demo club is Finnish
+    series = club.events.get(name=SERIES)
+    assert erased.pk in {row.player_id for row in event_standings(event=series).rows}
+    assert_name_gone(FORMAT_PLAYERS[13])
+    demo_load()  # again: nothing more is erased
+    assert Erasure.objects.filter(club=club).count() == 1
