@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.db import models
 from django.urls import reverse
 
+from demo.loader import FORMAT_PLAYERS, SERIES, demo_load
 from leagues.services import league_recompute, season_league
 from privacy.selectors import person_data, player_data
 from privacy.services import person_erase, player_erase
@@ -25,6 +26,7 @@ from tests.standings.test_one_standings_every_output import (
     series_in_round_two,
     swiss_two_rounds,
 )
+from tests.standings.test_tables_export import play
 from tournaments.models import Club, Erasure, Player, Role, TieBreak
 from tournaments.privacy import (
     player_record_hide,
@@ -179,8 +181,6 @@ def test_the_directors_page_is_for_directors_and_decides_only_for_players_withou
 
 def test_the_download_holds_every_seat_registration_and_deal_entered():
     event, tables = seated_event(variant_id="rutupeli", players=4)
-    from tests.standings.test_tables_export import play
-
     play(tables[0], 1)
     seat = tables[0].seats.order_by("position").first()
     person = UserFactory()
@@ -350,8 +350,6 @@ def test_erasing_oneself_signs_out_and_deletes_the_account(client):
 
 
 def test_the_demo_shows_a_hidden_record_and_an_erased_player(client):
-    from demo.loader import FORMAT_PLAYERS, SERIES, demo_load
-
     club = demo_load()
     hidden = Player.objects.get(club=club, name=FORMAT_PLAYERS[12])
     assert hidden.record_hidden
