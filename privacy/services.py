@@ -30,8 +30,9 @@ from printing.models import PrintJob
 from rules import RuleViolation
 from rules.i18n import _
 from scoring.models import DealVersion
-from tournaments.models import Club, Erasure, Event, Player, Stage, TieBreak
+from tournaments.models import Club, Erasure, Event, Membership, Player, Role, Stage, TieBreak
 from tournaments.privacy import announce_player_changed, player_events
+from tournaments.services import membership_owner_refusal
 
 
 def erased_name(*, club: Club, number: int) -> str:
@@ -40,23 +41,41 @@ def erased_name(*, club: Club, number: int) -> str:
         return gettext("Former player %(number)d") % {"number": number}
 
 
-def erase_refusal(*, player: Player, by: User) -> str | None:
+def account_erase_refusal(*, user_id: int) -> RuleViolation | None:
+    """Why the account `user_id` may not be deleted now (None: it may): a club it is the
+    only owner of would be left with none (the owners' rule, tournaments.services)."""
+    owned = Membership.objects.filter(user_id=user_id, role=Role.OWNER).select_related("club")
+    for membership in owned:
+        if membership_owner_refusal(club_id=membership.club_id, losing={membership.pk}):
+            return RuleViolation(
+                _(
+                    "The account is the only owner of %(club)s: make another member an owner "
+                    "first, then erase it."
+                ),
+                code="last_owner",
+                club=membership.club.name,
+            )
+    return None
+
+
+def erase_refusal(*, player: Player, by: User) -> RuleViolation | None:
     """Why `by` may not erase `player` now (None: they may). The one rule for the service
     and for the page that offers the button. An account with players in other clubs is
     the person's to erase (from "My data"): a club's director cannot delete it."""
     if hasattr(player, "erasure"):
-        return _("This player has been erased already.")
+        return RuleViolation(_("This player has been erased already."), code="erased")
     account = player.user_id
-    if (
-        account is not None
-        and account != by.pk
-        and Player.objects.filter(user_id=account).exclude(pk=player.pk).exists()
-    ):
-        return _(
-            "This player's account plays in other clubs too: only the person can erase "
-            "it, from the My data page of their account."
+    if account is None:
+        return None
+    if account != by.pk and Player.objects.filter(user_id=account).exclude(pk=player.pk).exists():
+        return RuleViolation(
+            _(
+                "This player's account plays in other clubs too: only the person can erase it, "
+                "from the My data page of their account."
+            ),
+            code="erase_refused",
         )
-    return None
+    return account_erase_refusal(user_id=account)
 
 
 def player_erase(*, player: Player, by: User, confirmed: bool) -> Erasure:
@@ -67,7 +86,7 @@ def player_erase(*, player: Player, by: User, confirmed: bool) -> Erasure:
     player = Player.objects.select_related("club").get(pk=player.pk)  # as it is now
     refusal = erase_refusal(player=player, by=by)
     if refusal is not None:
-        raise RuleViolation(refusal, code="erase_refused")
+        raise refusal
     if player.user_id is not None and player.user_id == by.pk:
         return person_erase(user=by, confirmed=True)[0]
     with transaction.atomic():
@@ -83,6 +102,9 @@ def person_erase(*, user: User, confirmed: bool) -> list[Erasure]:
     their account."""
     if not confirmed:
         raise RuleViolation(_("Confirm the erasure first."), code="not_confirmed")
+    refusal = account_erase_refusal(user_id=user.pk)
+    if refusal is not None:
+        raise refusal
     with transaction.atomic():
         players = Player.objects.select_related("club").filter(user=user, erasure__isnull=True)
         erasures = [_erase(player, by=None) for player in players]

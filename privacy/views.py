@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from core.i18n import violation_text
 from privacy.forms import RecordHiddenForm
 from privacy.selectors import person_data, player_data
-from privacy.services import erase_refusal, person_erase, player_erase
+from privacy.services import account_erase_refusal, erase_refusal, person_erase, player_erase
 from rules import RuleViolation
 from tournaments.confirm import confirm_page, confirmed
 from tournaments.models import Player, Role
@@ -76,7 +76,9 @@ def my_data(request: HttpRequest) -> HttpResponse:
         )
         for player in players.order_by("club__name")
     ]
-    return render(request, "privacy/my_data.html", {"rows": rows})
+    refusal = account_erase_refusal(user_id=_person(request).pk)
+    context = {"rows": rows, "erase_refusal": violation_text(refusal) if refusal else ""}
+    return render(request, "privacy/my_data.html", context)
 
 
 @login_required
@@ -114,7 +116,11 @@ def my_erase(request: HttpRequest) -> HttpResponse:
             button=gettext("Erase my account"),
             back=reverse("my_data"),
         )
-    person_erase(user=_person(request), confirmed=True)
+    try:
+        person_erase(user=_person(request), confirmed=True)
+    except RuleViolation as error:
+        messages.error(request, violation_text(error))
+        return redirect("my_data")
     logout(request)
     messages.success(request, gettext("Your account has been erased."))
     return redirect("home")
@@ -138,7 +144,7 @@ def player_privacy(request: HttpRequest, slug: str, player_id: int) -> HttpRespo
         "club": player.club,
         "decides": director_decides_privacy(player=player),
         "form": RecordHiddenForm(initial={"hidden": player.record_hidden}),
-        "erase_refusal": gettext(refusal) if refusal else "",
+        "erase_refusal": violation_text(refusal) if refusal else "",
     }
     return render(request, "privacy/player_privacy.html", context)
 

@@ -361,3 +361,32 @@ def test_the_demo_shows_a_hidden_record_and_an_erased_player(client):
     assert_name_gone(FORMAT_PLAYERS[13])
     demo_load()  # again: nothing more is erased
     assert Erasure.objects.filter(club=club).count() == 1
+
+
+def test_the_only_owner_of_a_club_is_not_erased_and_my_data_says_why(client):
+    club = ClubFactory(name="Ainoa Omistaja")
+    owner = MembershipFactory(club=club, role=Role.OWNER).user
+    mine = Player.objects.get(club=club, user=owner)  # a member's player, made with the role
+    with pytest.raises(RuleViolation) as refused:
+        person_erase(user=owner, confirmed=True)
+    assert refused.value.code == "last_owner"
+    with pytest.raises(RuleViolation):
+        player_erase(player=mine, by=UserFactory(), confirmed=True)
+    client.force_login(owner)
+    page = client.get(reverse("my_data")).content.decode()
+    assert "Ainoa Omistaja" in page and reverse("my_erase") not in page
+    assert client.post(reverse("my_erase"), {"confirm": "yes"}).status_code == 302
+    assert User.objects.filter(pk=owner.pk).exists()
+    # With a second owner the first may go.
+    MembershipFactory(club=club, role=Role.OWNER)
+    assert len(person_erase(user=owner, confirmed=True)) == 1
+    assert not User.objects.filter(pk=owner.pk).exists()
+
+
+def test_my_data_reads_a_fixed_number_of_queries(client, django_assert_max_num_queries):
+    person = UserFactory()
+    for _ in range(12):
+        Player.objects.create(club=ClubFactory(), name="Moni Kerho", user=person)
+    client.force_login(person)
+    with django_assert_max_num_queries(8):
+        assert client.get(reverse("my_data")).status_code == 200
