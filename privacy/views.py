@@ -67,15 +67,8 @@ def _hidden_message(player: Player) -> str:
 @require_GET
 def my_data(request: HttpRequest) -> HttpResponse:
     players = Player.objects.filter(user=_person(request)).select_related("club")
-    rows = [
-        (
-            player,
-            RecordHiddenForm(
-                initial={"hidden": player.record_hidden}, auto_id=f"id_p{player.pk}_%s"
-            ),
-        )
-        for player in players.order_by("club__name")
-    ]
+    # Each row's button posts RecordHiddenForm's one field: the opposite of its state now.
+    rows = list(players.order_by("club__name"))
     refusal = account_erase_refusal(user_id=_person(request).pk)
     context = {"rows": rows, "erase_refusal": violation_text(refusal) if refusal else ""}
     return render(request, "privacy/my_data.html", context)
@@ -143,7 +136,6 @@ def player_privacy(request: HttpRequest, slug: str, player_id: int) -> HttpRespo
         "player": player,
         "club": player.club,
         "decides": director_decides_privacy(player=player),
-        "form": RecordHiddenForm(initial={"hidden": player.record_hidden}),
         "erase_refusal": violation_text(refusal) if refusal else "",
     }
     return render(request, "privacy/player_privacy.html", context)
