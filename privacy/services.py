@@ -13,7 +13,6 @@ kept under the account's user name. The erasure is recorded without the name.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
@@ -166,16 +165,15 @@ def _word(name: str) -> re.Pattern[str]:
 def _json_rename(value: Any, player_id: int, new: str) -> Any:
     """`value` (stored JSON) with the name beside `player_id` replaced: in an object with
     "player" or "player_id" and "name", and in a pair [id, name]."""
-    walk: Callable[[Any], Any] = lambda item: _json_rename(item, player_id, new)  # noqa: E731
     if isinstance(value, dict):
-        renamed = {key: walk(item) for key, item in value.items()}
+        renamed = {key: _json_rename(item, player_id, new) for key, item in value.items()}
         if "name" in renamed and player_id in (renamed.get("player"), renamed.get("player_id")):
             renamed["name"] = new
         return renamed
     if isinstance(value, list):
         if len(value) == 2 and value[0] == player_id and isinstance(value[1], str):
             return [player_id, new]
-        return [walk(item) for item in value]
+        return [_json_rename(item, player_id, new) for item in value]
     return value
 
 
