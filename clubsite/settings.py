@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "records",
     "leagues",
     "printing",
+    "privacy",
     "demo",
 ]
 
@@ -205,6 +206,9 @@ if not SITE_URL.startswith(("http://", "https://")):
 # The printed sheets' paper: "A4" (portrait) or "Letter".
 # How long a finished print job's file is kept before the daily clean-up deletes it.
 PRINT_FILES_KEEP_DAYS = env_int("PRINT_FILES_KEEP_DAYS", 30)
+# Sign-in records (django-axes: failed tries, lockouts) older than this are deleted nightly
+# (core.housekeeping); the privacy page says so.
+SIGNIN_RECORDS_KEEP_DAYS = env_int("SIGNIN_RECORDS_KEEP_DAYS", 90)
 PRINT_PAPER = env_str("PRINT_PAPER", "A4")
 if PRINT_PAPER not in ("A4", "Letter"):
     raise ImproperlyConfigured(f"PRINT_PAPER must be A4 or Letter, not {PRINT_PAPER!r}")
@@ -263,6 +267,10 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "lappu")
 CELERY_IMPORTS = ("core.housekeeping", "printing.housekeeping")
 CELERY_BEAT_SCHEDULE = {
     "sessions-clear": {"task": "core.sessions_clear", "schedule": crontab(hour=4, minute=10)},
+    "signin-records-prune": {
+        "task": "core.signin_records_prune",
+        "schedule": crontab(hour=4, minute=15),
+    },
     "print-files-prune": {
         "task": "printing.print_files_prune",
         "schedule": crontab(hour=4, minute=20),

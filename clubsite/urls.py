@@ -15,6 +15,7 @@ urlpatterns = [
     # Printing before the leagues: "league.pdf" is printing's (see printing/urls.py).
     path("", include("printing.urls")),
     path("", include("leagues.urls")),
+    path("", include("privacy.urls")),
 ]
 
 # The site's own error pages (translated, phone-sized); used only when DEBUG is off.

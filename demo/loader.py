@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from demo.invitations import demo_invitations
+from demo.privacy import demo_privacy
 from demo.roster import demo_roster
 from formats.championship import (
     championship_close_state,
@@ -95,6 +96,7 @@ def demo_load() -> Club:
     demo_private_event(club)
     demo_invitations(club)
     demo_roster(club, past_event_name=FINISHED_NIGHT)
+    demo_privacy(club, FORMAT_PLAYERS)
     return club
 
 

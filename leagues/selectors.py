@@ -50,6 +50,7 @@ from tournaments.models import (
     TieBreak,
 )
 from tournaments.pairing import Bye, MatchResult, h2h_standings
+from tournaments.privacy import public_record_ids
 
 log = logging.getLogger(__name__)
 
@@ -561,8 +562,12 @@ def league_view(
     ]
     column = {event.id: index for index, event in enumerate(events)}
     club = season.club
+    rows = payload.get("rows", [])
+    # Whose names link to a record: the one rule (tournaments.privacy), asked of the
+    # players as they are now (a record hidden after the table was stored included).
+    linked = public_record_ids(club=club, player_ids=(row["player_id"] for row in rows))
     lines = []
-    for row in payload.get("rows", []):
+    for row in rows:
         cells: list[LeagueCellView | None] = [None] * len(events)
         for cell in row["cells"]:
             if cell["event_id"] in column:
@@ -582,8 +587,7 @@ def league_view(
                 decided_by=row["decided_by"],
                 cells=cells,
                 club_slug=club.slug,
-                # A guest's record is public only when the club publishes guests' pages.
-                linked=not row["guest"] or club.publish_guest_pages,
+                linked=row["player_id"] in linked,
             )
         )
     computed = payload.get("computed_at")

@@ -38,6 +38,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import club_allows
+from tournaments.privacy import record_public
 
 SEATED = (StageStatus.CONFIRMED, StageStatus.FINISHED)
 
@@ -48,11 +49,11 @@ SEATED = (StageStatus.CONFIRMED, StageStatus.FINISHED)
 def player_page_visible(
     *, player: Player, user: User | AnonymousUser, director: bool | None = None
 ) -> bool:
-    """Whether `user` may open `player`'s record page. A club's own player's page is public;
-    a guest's (who never agreed to a page) only when the club publishes guests' pages, else
-    it is for the club's directors and the player themself alone. `director`: whether
-    `user` directs the player's club, when the caller knows already."""
-    if not player.guest or player.club.publish_guest_pages:
+    """Whether `user` may open `player`'s record page: anyone when it is public
+    (tournaments.privacy.record_public: not hidden, and not a guest's unless the club
+    publishes those), else the club's directors and the player themself alone.
+    `director`: whether `user` directs the player's club, when the caller knows already."""
+    if record_public(player=player):
         return True
     if user.is_authenticated and player.user_id is not None and player.user_id == user.pk:
         return True

@@ -63,6 +63,8 @@ class RankingRow:
     # Whose record the player's name links to.
     player_id: int = field(default=0)
     club_slug: str = field(default="")
+    # Whether the name links to the record (set by standings.standings.event_standings).
+    linked: bool = field(default=False)
     # The place at one's own table in the ordering in use (after `after_deals` deals when
     # ranked so): it breaks a tie between players of one table as the table's tie order does.
     tie_place: int = field(default=0, repr=False)

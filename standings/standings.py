@@ -31,6 +31,7 @@ from scoring.selectors import TableSheet, stage_sheets, stages_sheets
 from standings.selectors import RankingRow, event_ranking
 from tournaments.advancement import RankedPlayer, StagePlacing, championship_ranking
 from tournaments.models import Event, EventStatus, Stage, StageStatus, TieBreak
+from tournaments.privacy import public_record_ids
 from tournaments.selectors import stage_in_play
 from tournaments.tiebreaks import STAGE, TABLE_PLACE, TOTAL, TieBreakName, names_a_tie_break
 
@@ -62,6 +63,8 @@ class Standings:
     # The format's own detail, for the partials that show more than a row per player.
     series: SeriesStandings | None = None
     board: H2HBoard | None = None
+    # The players whose names link to their record (tournaments.privacy.record_public).
+    record_links: frozenset[int] = frozenset()
 
     @property
     def pending(self) -> bool:
@@ -174,6 +177,16 @@ def event_standings(
     """The standings of `event` (or of its `stage`) as every output shows them; from
     confirmed deals alone where the club shows only those (`confirmed_only` None: the
     club's setting). A fixed number of queries however big the event."""
+    standings = _event_standings(event, stage, confirmed_only)
+    # Whose names link to a record: one rule (tournaments.privacy), one query.
+    links = public_record_ids(club=event.club, player_ids=(r.player_id for r in standings.rows))
+    standings.record_links = frozenset(links)
+    for row in standings.rows:
+        row.linked = row.player_id in links
+    return standings
+
+
+def _event_standings(event: Event, stage: Stage | None, confirmed_only: bool | None) -> Standings:
     if confirmed_only is None:
         confirmed_only = event.club.public_confirmed_only
     if stage is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from axes.models import AccessAttempt, AccessLog
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
@@ -13,7 +14,7 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 
 from clubsite.celery import app
-from core.housekeeping import sessions_clear
+from core.housekeeping import sessions_clear, signin_records_prune
 from printing.housekeeping import print_files_prune
 from printing.models import PrintJob, PrintJobStatus
 from tests.scoring.conftest import seated_event
@@ -61,3 +62,17 @@ def test_the_scheduler_names_tasks_the_worker_knows():
     app.loader.import_default_modules()
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
         assert entry["task"] in app.tasks, entry["task"]
+
+
+def test_sign_in_records_older_than_the_kept_days_go(settings):
+    settings.SIGNIN_RECORDS_KEEP_DAYS = 90
+    old = AccessAttempt.objects.create(username="old", failures_since_start=1)
+    recent = AccessAttempt.objects.create(username="recent", failures_since_start=1)
+    log = AccessLog.objects.create(username="old")
+    day = datetime.timedelta(days=1)
+    AccessAttempt.objects.filter(pk=old.pk).update(attempt_time=timezone.now() - 91 * day)
+    AccessLog.objects.filter(pk=log.pk).update(attempt_time=timezone.now() - 91 * day)
+    AccessAttempt.objects.filter(pk=recent.pk).update(attempt_time=timezone.now() - 89 * day)
+    assert signin_records_prune() == 2
+    assert list(AccessAttempt.objects.values_list("username", flat=True)) == ["recent"]
+    assert signin_records_prune() == 0

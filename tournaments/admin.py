@@ -15,6 +15,7 @@ from core.i18n import violation_text
 from rules import RuleViolation
 from tournaments.models import (
     Club,
+    Erasure,
     Event,
     Invitation,
     Membership,
@@ -230,6 +231,25 @@ class InvitationAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Erasure)
+class ErasureAdmin(admin.ModelAdmin):
+    """Who was erased when, by whom (no name: that is gone): to read, never to edit."""
+
+    list_display = ["at", "club", "number", "player", "by"]
+    list_filter = ["club"]
+    list_select_related = ["club", "player", "by"]
+    date_hierarchy = "at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 

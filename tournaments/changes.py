@@ -43,6 +43,7 @@ REASONS = frozenset(
         "publication",
         "settings",
         "season",
+        "privacy",
     }
 )
 

@@ -284,6 +284,10 @@ class Player(models.Model):
     # skips save()): the look-alike checks and the picker's search compare it through an
     # index instead of normalising every player's name in Python on each lookup.
     name_key = models.CharField(_("name key"), max_length=255, editable=False, default="")
+    # The player (or, for one without an account, the club's director) took the record page
+    # off the public pages: standings keep the name, nothing links to the record
+    # (tournaments.privacy.record_public is the one rule).
+    record_hidden = models.BooleanField(_("record hidden from the public"), default=False)
 
     class Meta:
         ordering = ["club", "name"]
@@ -748,3 +752,39 @@ class Invitation(models.Model):
     @property
     def status(self) -> InvitationStatus:
         return self.status_at(timezone.now())
+
+
+class Erasure(models.Model):
+    """A player erased on request: their name became "Former player <number>", their
+    account went. Holds no name (that is the point): who asked is the player row, which
+    stays for the results."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="erasures", verbose_name=_("club")
+    )
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, related_name="erasure", verbose_name=_("player")
+    )
+    # The N of "Former player N": counted per club, so a small club's names stay short and
+    # tell nothing about the site's other clubs (a primary key would).
+    number = models.PositiveIntegerField(_("number"))
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("erased by"),
+    )
+    at = models.DateTimeField(_("erased"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "number"]
+        verbose_name = _("erasure")
+        verbose_name_plural = _("erasures")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "number"], name="one_erasure_number_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} · {self.number}"

@@ -34,6 +34,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.names import name_key
+from tournaments.privacy import public_records_filter
 
 
 def user_language(*, user: User | AnonymousUser) -> str:
@@ -282,9 +283,8 @@ def club_seasons(*, club: Club) -> QuerySet[Season]:
 
 
 def club_public_players(*, club: Club) -> QuerySet[Player]:
-    """The players with a public record in the club: seated (the draw confirmed) at one of
-    its published events, guests only if the club publishes guests' pages; each with how
-    many such events."""
+    """The players with a public record in the club (tournaments.privacy's rule): seated
+    (the draw confirmed) at one of its published events; each with how many such events."""
     public_seats = Q(
         seats__table__stage__event__published_at__isnull=False,
         seats__table__stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
@@ -294,9 +294,9 @@ def club_public_players(*, club: Club) -> QuerySet[Player]:
         table__stage__event__published_at__isnull=False,
         table__stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
     )
-    players = club.players.filter(pk__in=seated.values("player_id"))
-    if not club.publish_guest_pages:
-        players = players.filter(guest=False)
+    players = club.players.filter(
+        public_records_filter(club=club), pk__in=seated.values("player_id")
+    )
     events = Count("seats__table__stage__event", filter=public_seats, distinct=True)
     return players.annotate(public_events=events).order_by("name", "pk")
 
