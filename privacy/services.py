@@ -30,6 +30,7 @@ from rules import RuleViolation
 from rules.i18n import _
 from scoring.models import DealVersion
 from tournaments.models import Club, Erasure, Event, Membership, Player, Role, Stage, TieBreak
+from tournaments.names import name_key
 from tournaments.privacy import announce_player_changed, player_events
 from tournaments.services import membership_owner_refusal
 
@@ -119,7 +120,9 @@ def _erase(player: Player, *, by: User | None) -> Erasure:
     player = Player.objects.select_for_update().get(pk=player.pk)
     number = (club.erasures.aggregate(top=Max("number"))["top"] or 0) + 1
     old, new = player.name, erased_name(club=club, number=number)
-    Player.objects.filter(pk=player.pk).update(name=new, home_club="", record_hidden=False)
+    Player.objects.filter(pk=player.pk).update(
+        name=new, name_key=name_key(new), home_club="", record_hidden=False
+    )
     erasure = Erasure.objects.create(club=club, player=player, number=number, by=by)
     player.name, player.home_club = new, ""
     events = player_events(player=player)
