@@ -10,7 +10,9 @@ stories. What is ranked, and by what, is the event's format's (`FormatSpec.stand
   (`formats.series.series_standings`);
 * ``"matches"``: head-to-head match wins, then points (`formats.headtohead`);
 * ``"championship"``: the last stage each player reached, then their place there: the
-  final ranking, champion first, once the championship is over (`championship_ranking`).
+  final ranking, champion first, once the championship is over (`championship_ranking`);
+* ``"imported"``: the place and total the club's spreadsheet gave each player
+  (`tournaments.models.ImportedResult`, written by `tournaments.history`).
 
 A stage's standings (`stage`) are always its tables' ranking.
 """
@@ -30,7 +32,14 @@ from rules.games import game_spec
 from scoring.selectors import TableSheet, stage_sheets, stages_sheets
 from standings.selectors import RankingRow, event_ranking
 from tournaments.advancement import RankedPlayer, StagePlacing, championship_ranking
-from tournaments.models import Event, EventStatus, Stage, StageStatus, TieBreak
+from tournaments.models import (
+    Event,
+    EventStatus,
+    ImportedResult,
+    Stage,
+    StageStatus,
+    TieBreak,
+)
 from tournaments.selectors import stage_in_play
 from tournaments.tiebreaks import STAGE, TABLE_PLACE, TOTAL, TieBreakName, names_a_tie_break
 
@@ -38,6 +47,7 @@ from tournaments.tiebreaks import STAGE, TABLE_PLACE, TOTAL, TieBreakName, names
 BY_TOTAL, BY_AVERAGE, BY_SAME_DEALS = "total", "average", "same_deals"
 BY_SERIES_POINTS, BY_SERIES_PLACEMENT = "series_points", "series_placement"
 BY_MATCH_WINS, BY_STAGE_REACHED = "match_wins", "stage_reached"
+BY_IMPORTED = "imported"
 
 
 @dataclass
@@ -149,6 +159,8 @@ def standings_caption(ranked_by: str, after_deals: int | None = None) -> str:
         return gettext("Ranked by matches won, then points.")
     if ranked_by == BY_STAGE_REACHED:
         return gettext("Ranked by the last stage each player reached, then their place there.")
+    if ranked_by == BY_IMPORTED:
+        return gettext("Imported results: the places and totals as the club recorded them.")
     return gettext("Ranked by total points.")
 
 
@@ -186,6 +198,8 @@ def event_standings(
         return _matches(event)
     if kind == "championship":
         return _championship(event, confirmed_only)
+    if kind == "imported":
+        return _imported(event)
     shown = stage_in_play(event=event)
     if shown is not None:
         shown.event = event
@@ -274,6 +288,36 @@ def _matches(event: Event) -> Standings:
             )
         )
     return Standings(event=event, stage=None, rows=rows, ranked_by=BY_MATCH_WINS, board=board)
+
+
+def _imported(event: Event) -> Standings:
+    """The imported ranking, place by place (one query): no tables, no deals."""
+    results = list(
+        ImportedResult.objects.filter(event=event)
+        .select_related("player")
+        .only("place", "total", "stage", "player_id", "player__name")
+        .order_by("place", "player__name", "pk")
+    )
+    places = [result.place for result in results]
+    club = event.club.slug
+    rows = [
+        RankingRow(
+            place=result.place,
+            shared=places.count(result.place) > 1,
+            player=result.player.name,
+            player_id=result.player_id,
+            club_slug=club,
+            table=0,
+            total=result.total_number,  # type: ignore[arg-type]  # decimals where the file had
+            deals=0,
+            unconfirmed=False,
+            table_place=0,
+            finished=True,
+            stage=result.stage,
+        )
+        for result in results
+    ]
+    return Standings(event=event, stage=None, rows=rows, ranked_by=BY_IMPORTED)
 
 
 def _championship(event: Event, confirmed_only: bool) -> Standings:

@@ -43,6 +43,8 @@ REASONS = frozenset(
         "publication",
         "settings",
         "season",
+        # Past results brought in from a spreadsheet (tournaments.history).
+        "imported",
     }
 )
 

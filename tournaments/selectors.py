@@ -170,6 +170,11 @@ def stage_draw_refusal(*, event: Event, stage: Stage | None) -> RuleViolation | 
     service and the manage page's button. Head-to-head rounds are paired, a series' later
     rounds are drawn as rounds. (Once a score exists the draw stands as well: the service
     checks that under its locks.)"""
+    if event.spec.imported:
+        return RuleViolation(
+            _("An imported event has no tables: its results came from the club's records."),
+            code="draw_imported",
+        )
     if event.spec.plain_draw == "never":
         return RuleViolation(
             _("Head-to-head rounds are paired under Rounds, not drawn."), code="draw_paired"
