@@ -657,4 +657,6 @@ class ImportedResult(models.Model):
     def total_number(self) -> int | float:
         """The total as the outputs show and store it (JSON has no decimals): whole points
         as an integer, else with its decimals."""
-        return int(self.total) if self.total == self.total.to_integral_value() else float(self.total)
+        return (
+            int(self.total) if self.total == self.total.to_integral_value() else float(self.total)
+        )

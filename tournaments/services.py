@@ -138,7 +138,9 @@ def registration_add(*, event: Event, player: Player, checked_in: bool = False) 
         raise ValueError("a player registers only for its own club's events")
     if event.spec.imported:
         raise RuleViolation(
-            _("An imported event takes no registrations: its results came from the club's records."),
+            _(
+                "An imported event takes no registrations: its results came from the club's records."
+            ),
             code="registration_imported",
         )
     now = timezone.now()

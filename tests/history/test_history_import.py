@@ -66,7 +66,9 @@ def test_rows_group_into_events_and_names_match_the_clubs_players(club, season):
     assert preview.events[0].season == season
     # "Olli Uusi" and "olli  uusi" are the club's Ölli Uusi; the others are new, once each.
     assert preview.new_players == ["Aino Virtanen", "Bertta Laine"]
-    assert all(r.player == olli for e in preview.events for r in e.results if "uusi" in r.name.lower())
+    assert all(
+        r.player == olli for e in preview.events for r in e.results if "uusi" in r.name.lower()
+    )
     assert not Event.objects.exists()  # a preview saves nothing
 
 
@@ -100,12 +102,16 @@ def _problems(text: str | bytes) -> list[str]:
         # An unknown game: named with its row and column.
         (HEADER + "2025-09-04,Canasta,Night,Aino,1,3,\n", ["Row 2, Game"]),
         # Places that skip or start wrong.
-        (HEADER + "2025-09-04,Rutupeli,Night,Aino,1,3,\n2025-09-04,Rutupeli,Night,Olli,3,5,\n",
-         ["Row 3, Place"]),
+        (
+            HEADER + "2025-09-04,Rutupeli,Night,Aino,1,3,\n2025-09-04,Rutupeli,Night,Olli,3,5,\n",
+            ["Row 3, Place"],
+        ),
         (HEADER + "2025-09-04,Rutupeli,Night,Aino,0,3,\n", ["Row 2, Place"]),
         # One player twice in one event.
-        (HEADER + "2025-09-04,Rutupeli,Night,Aino,1,3,\n2025-09-04,Rutupeli,Night,aino,2,5,\n",
-         ["Row 3, Player"]),
+        (
+            HEADER + "2025-09-04,Rutupeli,Night,Aino,1,3,\n2025-09-04,Rutupeli,Night,aino,2,5,\n",
+            ["Row 3, Player"],
+        ),
         # A date in another format, a formula in a cell, a total that is not a number.
         (HEADER + "04/09/2025,Rutupeli,Night,Aino,1,3,\n", ["Row 2, Date"]),
         (HEADER + "2025-09-04,Rutupeli,Night,=HYPERLINK(1),1,3,\n", ["Row 2, Player"]),
