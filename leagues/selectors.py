@@ -443,7 +443,6 @@ def league_payload(
                 "date": event.date.isoformat(),
                 "format": event.format,
                 "finished": event.status == EventStatus.FINISHED,
-                "imported": event.spec.imported,
             }
             for event in data.events
         ],

@@ -16,6 +16,7 @@ from rules import RuleViolation
 from tournaments.models import (
     Club,
     Event,
+    ImportedResult,
     Membership,
     MembershipChange,
     Player,
@@ -274,6 +275,13 @@ class EventAdmin(admin.ModelAdmin):
     # The stored rules are the event's record of what was played: view them, don't edit.
     readonly_fields = ["variant_id", "variant_options", "format", "format_options", "created_at"]
     inlines = [RegistrationInline]
+
+
+@admin.register(ImportedResult)
+class ImportedResultAdmin(admin.ModelAdmin):
+    list_display = ["event", "place", "player", "total", "stage"]
+    search_fields = ["player__name", "event__name"]
+    autocomplete_fields = ["player", "event"]
 
 
 @admin.register(Registration)
