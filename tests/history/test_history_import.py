@@ -12,6 +12,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from demo.history import HISTORY_SEASON, demo_history
 from leagues.services import season_league
 from rules import RuleViolation
 from standings.standings import event_standings
@@ -198,3 +199,15 @@ def test_a_bad_file_shows_its_problems(client, club):
 def test_only_directors_import(client, club, role):
     client.force_login(MembershipFactory(club=club, role=role).user)
     assert client.get(reverse("history_import", args=[club.slug])).status_code == 403
+
+
+def test_the_demo_history_is_imported_once_and_counted(client):
+    club = ClubFactory()
+    for name in ("Aino", "Eero", "Helmi", "Jussi", "Kaisa", "Lauri", "Mervi", "Niilo"):
+        Player.objects.create(club=club, name=name)
+    demo_history(club)
+    demo_history(club)
+    assert Event.objects.filter(club=club).count() == 3
+    assert Player.objects.filter(club=club).count() == 8  # "eero" is the club's Eero
+    league = season_league(season=Season.objects.get(club=club, name=HISTORY_SEASON))
+    assert len(league.events) == 3 and len(league.rows) == 8
