@@ -124,6 +124,13 @@ class PlayerEventsTable(BaseTable):
             return format_html("{}", place)
         return format_html('{} <span class="badge ok">{}</span>', place, gettext("Champion"))
 
+    def render_deals(self, record: EventLine) -> str:
+        # An imported event has no deals on the site: blank, not a zero played.
+        return "" if record.imported else str(record.deals)
+
+    def render_won(self, record: EventLine) -> str:
+        return "" if record.imported else str(record.won)
+
     def render_ravaytys(self, record: EventLine) -> str:
         return "" if record.ravaytys is None else str(record.ravaytys)
 

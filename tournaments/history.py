@@ -97,6 +97,10 @@ class HistoryEvent:
     def game(self) -> str:
         return get_variant(self.variant_id).name
 
+    @property
+    def has_stages(self) -> bool:
+        return any(result.stage is not None for result in self.results)
+
 
 @dataclass
 class HistoryPreview:

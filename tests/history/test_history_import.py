@@ -211,3 +211,34 @@ def test_the_demo_history_is_imported_once_and_counted(client):
     assert Player.objects.filter(club=club).count() == 8  # "eero" is the club's Eero
     league = season_league(season=Season.objects.get(club=club, name=HISTORY_SEASON))
     assert len(league.events) == 3 and len(league.rows) == 8
+
+
+def test_an_imported_events_pages_offer_no_draw_tables_or_score_sheets(client, club):
+    history_import(club=club, upload=_file(GOOD))
+    event = Event.objects.get(name="Autumn night")
+    client.force_login(MembershipFactory(club=club, role=Role.DIRECTOR).user)
+    manage = client.get(reverse("event_manage", args=[club.slug, event.pk]))
+    assert manage.status_code == 200
+    html = manage.content.decode()
+    assert "imported" in html and "Draw the tables" not in html
+    assert reverse("event_tables", args=[club.slug, event.pk]) not in html
+    draw = client.post(reverse("draw", args=[club.slug, event.pk]))
+    assert draw.status_code in (302, 200) and not event.stages.exists()
+    public = client.get(event.get_absolute_url()).content.decode()
+    assert "Seating" not in public and "Big screen" not in public
+    listed = client.get(club.get_absolute_url()).content.decode()
+    assert "imported" in listed
+    exported = client.get(reverse("club_events_export", args=[club.slug, "csv"])).content
+    assert "imported" in exported.decode("utf-8-sig")
+    for name in ("csv", "xlsx"):
+        assert (
+            client.get(reverse("ranking_export", args=[club.slug, event.pk, name])).status_code
+            == 200
+        )
+    feed = client.get(reverse("event_standings_feed", args=[club.slug, event.pk])).json()
+    assert feed["event"]["format"] == "imported"
+    assert [p["total"] for p in feed["standings"]["players"]] == [35, 120.5, 120.5]
+    assert client.get(reverse("print_standings", args=[club.slug, event.pk])).status_code in (
+        200,
+        302,
+    )
