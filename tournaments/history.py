@@ -287,6 +287,23 @@ def _already_imported(club: Club, events: list[HistoryEvent]) -> list[Problem]:
     ]
 
 
+def _event_of(club: Club, planned: HistoryEvent, now: datetime.datetime) -> Event:
+    variant = get_variant(planned.variant_id)
+    return Event(
+        club=club,
+        season=planned.season,
+        name=planned.name,
+        date=planned.date,
+        variant_id=variant.id,
+        variant_options=variant.to_dict(),
+        format=EventFormat.IMPORTED,
+        status=EventStatus.FINISHED,
+        finished_at=now,
+        published_at=now,
+        results_changed_at=now,
+    )
+
+
 def history_read(upload: IO[bytes] | Any) -> list[dict[str, Any]]:
     """The file's rows, or a SpreadsheetError naming every problem with its shape."""
     return spreadsheet_read(upload, columns=COLUMNS)
@@ -307,33 +324,33 @@ def history_import(*, club: Club, upload: IO[bytes] | Any) -> HistoryPreview:
     with transaction.atomic():
         Club.objects.select_for_update().filter(pk=club.pk).first()
         preview = history_rows_check(club=club, rows=rows)
-        made: dict[str, Player] = {}
-        for name in preview.new_players:
-            made[name_key(name)] = Player.objects.create(club=club, name=name)
+        made = {
+            name_key(player.name): player
+            for player in Player.objects.bulk_create(
+                Player(club=club, name=name) for name in preview.new_players
+            )
+        }
         now = timezone.now()
-        for planned in preview.events:
-            variant = get_variant(planned.variant_id)
-            event = Event.objects.create(
-                club=club,
-                season=planned.season,
-                name=planned.name,
-                date=planned.date,
-                variant_id=variant.id,
-                variant_options=variant.to_dict(),
-                format=EventFormat.IMPORTED,
-                status=EventStatus.FINISHED,
-                finished_at=now,
-                published_at=now,
+        events = Event.objects.bulk_create(
+            _event_of(club, planned, now) for planned in preview.events
+        )
+        ImportedResult.objects.bulk_create(
+            ImportedResult(
+                event=event,
+                player=result.player or made[name_key(result.name)],
+                place=result.place,
+                total=result.total,
+                stage=result.stage,
             )
-            ImportedResult.objects.bulk_create(
-                ImportedResult(
-                    event=event,
-                    player=result.player or made[name_key(result.name)],
-                    place=result.place,
-                    total=result.total,
-                    stage=result.stage,
-                )
-                for result in planned.results
-            )
-            results_change(event_id=event.pk, reason="imported")
+            for event, planned in zip(events, preview.events, strict=True)
+            for result in planned.results
+        )
+        # Each season's league table hears of its new events once (marked out of date, and
+        # recomputed on commit), however many events the file has there: a new event has
+        # no cached page or stored result of its own to renew.
+        told: set[int] = set()
+        for event in events:
+            if event.season_id is not None and event.season_id not in told:
+                told.add(event.season_id)
+                results_change(event_id=event.pk, reason="imported", seasons=[event.season_id])
     return preview

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import datetime
 import io
+import time
 from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from demo.history import HISTORY_SEASON, demo_history
@@ -242,3 +245,27 @@ def test_an_imported_events_pages_offer_no_draw_tables_or_score_sheets(client, c
         200,
         302,
     )
+
+
+def test_a_2000_row_import_takes_a_fixed_number_of_queries(club, season, capsys):
+    """100 nights of 20 (2,000 rows, 20 new players): the same queries as a night of two."""
+    names = [f"Pelaaja Äöå {n:02d}" for n in range(20)]
+    rows = "".join(
+        f"2025-{9 + night // 30:02d}-{1 + night % 28:02d},Rutupeli,Ilta {night},{name},{place},{place * 3}.5,\n"
+        for night in range(100)
+        for place, name in enumerate(names, start=1)
+    )
+    small = HEADER + "2025-08-02,Rutupeli,Pieni,Aino,1,1,\n2025-08-02,Rutupeli,Pieni,Olli,2,2,\n"
+    with CaptureQueriesContext(connection) as few:
+        history_import(club=club, upload=_file(small))
+    started = time.perf_counter()
+    with CaptureQueriesContext(connection) as many:
+        history_import(club=club, upload=_file(HEADER + rows))
+    took = time.perf_counter() - started
+    assert ImportedResult.objects.filter(event__club=club).count() == 2002
+    # The same reads and writes; SQLite splits a bulk insert into batches of its own
+    # limit of parameters (some ten for 2,000 results), PostgreSQL does not.
+    inserts = sum(q["sql"].startswith("INSERT") for q in many.captured_queries)
+    assert len(many) - inserts == len(few) - 3 and inserts <= 20
+    with capsys.disabled():
+        print(f"\n2,000-row import: {len(many)} queries, {took:.2f} s ({connection.vendor})")
