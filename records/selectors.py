@@ -124,8 +124,8 @@ class EventLine:
     # None: the standings rank the player nowhere (yet).
     place: int | None
     shared: bool
-    # The players the event's standings rank.
-    field: int
+    # How many players the event's standings rank.
+    ranked: int
     # The event's own "Total": a night's or a championship's points at the last table, a
     # series' rounds added up, a head-to-head event's settlement points, the imported total.
     total: int | float | None
@@ -577,8 +577,8 @@ def _event_lines(
     standings = events_standings(events=list(events.values()), confirmed_only=confirmed_only)
     lines = []
     for event in events.values():
-        ranked = standings[event.pk].rows
-        mine = next((r for r in ranked if r.player_id == player.pk), None)
+        rows_of = standings[event.pk].rows
+        mine = next((r for r in rows_of if r.player_id == player.pk), None)
         lines.append(
             EventLine(
                 event=event,
@@ -587,7 +587,7 @@ def _event_lines(
                 game=event.variant.name,
                 place=mine.place if mine else None,
                 shared=bool(mine and mine.shared),
-                field=len(ranked),
+                ranked=len(rows_of),
                 total=mine.total if mine else None,
                 wins=mine.wins if mine else None,
                 stage=mine.stage if mine else None,

@@ -68,7 +68,7 @@ class PlayerEventsTable(BaseTable):
     # Blank for a game that records none; left out when none of the player's games does.
     ravaytys = tables.Column(verbose_name=_("Räväytys"), attrs=NUMBER, default="", orderable=False)
     # For the download: the page marks a shared place "=2/8"; the place stays a number.
-    field = tables.Column(verbose_name=_("Players"), visible=False)
+    ranked = tables.Column(verbose_name=_("Players"), visible=False)
     shared = tables.Column(verbose_name=_("Shared place"), visible=False)
     imported = tables.Column(verbose_name=_("Imported"), visible=False)
     # Only for the club's directors, who also see private events.
@@ -119,7 +119,7 @@ class PlayerEventsTable(BaseTable):
         # "2/8": second of the event's eight; "=2/8" shared, as every ranking marks it.
         if record.place is None:
             return format_html("")
-        place = f"{place_text(record.place, record.shared)}/{record.field}"
+        place = f"{place_text(record.place, record.shared)}/{record.ranked}"
         if not record.champion:
             return format_html("{}", place)
         return format_html('{} <span class="badge ok">{}</span>', place, gettext("Champion"))
