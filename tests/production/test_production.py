@@ -110,6 +110,7 @@ def test_the_crawl_reaches_every_kind_of_page_and_file(crawled):
         ("anonymous", "player_record"),
         ("director", "event_manage"),
         ("director", "event_tables"),
+        ("director", "history_import"),
         ("director", "account"),
         ("table", "table_entry"),
         ("director", "table_qr"),
