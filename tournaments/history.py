@@ -150,10 +150,14 @@ def history_rows_check(*, club: Club, rows: Sequence[dict[str, Any]]) -> History
     seasons = list(Season.objects.filter(club=club).order_by("starts_on", "pk"))
     events: dict[tuple[datetime.date, str, str], HistoryEvent] = {}
     seen: dict[tuple[datetime.date, str, str], dict[str, int]] = defaultdict(dict)
+    # Events with a row refused: their places are not checked (the missing row would make
+    # every place after it look wrong).
+    refused: set[tuple[datetime.date, str]] = set()
     for row in rows:
         number = row["row"]
         game_id = games.get(name_key(str(row["game"])))
         if game_id is None:
+            refused.add((row["date"], name_key(name_clean(str(row["event"])))))
             problems.append(
                 _problem(
                     number,
@@ -167,6 +171,7 @@ def history_rows_check(*, club: Club, rows: Sequence[dict[str, Any]]) -> History
         bad = _cell_problems(row)
         if bad:
             problems.extend(bad)
+            refused.add((row["date"], name_key(name_clean(str(row["event"])))))
             continue
         name, event_name = name_clean(str(row["player"])), name_clean(str(row["event"]))
         key = (row["date"], name_key(event_name), game_id)
@@ -180,6 +185,7 @@ def history_rows_check(*, club: Club, rows: Sequence[dict[str, Any]]) -> History
                     other=seen[key][name_key(name)],
                 )
             )
+            refused.add((row["date"], name_key(event_name)))
             continue
         seen[key][name_key(name)] = number
         event = events.get(key)
@@ -197,7 +203,8 @@ def history_rows_check(*, club: Club, rows: Sequence[dict[str, Any]]) -> History
             )
         )
     for event in events.values():
-        problems.extend(_place_problems(event))
+        if (event.date, name_key(event.name)) not in refused:
+            problems.extend(_place_problems(event))
     problems.extend(_already_imported(club, list(events.values())))
     if problems:
         raise SpreadsheetError(sorted(problems, key=lambda p: p.row or 0))
@@ -251,12 +258,11 @@ def _place_problems(event: HistoryEvent) -> list[Problem]:
                     result.row,
                     "place",
                     _(
-                        "Place %(place)d does not fit the places of %(event)s: %(count)d "
-                        "players are placed before it, so it is %(expected)d."
+                        "Place %(place)d does not follow the places above it in %(event)s: "
+                        "it should be %(expected)d."
                     ),
                     place=result.place,
                     event=event.name,
-                    count=expected - 1,
                     expected=expected,
                 )
             )

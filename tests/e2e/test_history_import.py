@@ -43,6 +43,17 @@ def test_a_director_imports_last_season_and_the_league_table_counts_it(live_serv
     phone.wait_for_url("**/history/import/")
     shoot_widths(phone, "history-import")
 
+    # A file with a mistake first: every problem named by row and column, nothing saved.
+    bad = last_season_csv().replace(b"Rutupeli,Syysilta 2", b"Canasta,Syysilta 2", 1)
+    phone.set_input_files(
+        "#id_file", {"name": "last-season.csv", "mimeType": "text/csv", "buffer": bad}
+    )
+    phone.get_by_role("button", name="Preview").click()
+    phone.wait_for_selector("#problems")
+    assert "Row 10, Game" in phone.locator("#problems").inner_text()
+    assert not Event.objects.filter(club=club).exists()
+    shoot_widths(phone, "history-problems")
+
     phone.set_input_files(
         "#id_file", {"name": "last-season.csv", "mimeType": "text/csv", "buffer": last_season_csv()}
     )

@@ -269,3 +269,14 @@ def test_a_2000_row_import_takes_a_fixed_number_of_queries(club, season, capsys)
     assert len(many) - inserts == len(few) - 3 and inserts <= 20
     with capsys.disabled():
         print(f"\n2,000-row import: {len(many)} queries, {took:.2f} s ({connection.vendor})")
+
+
+def test_a_refused_row_does_not_make_its_events_other_places_look_wrong():
+    rows = "".join(
+        f"2025-09-04,{'Canasta' if place == 2 else 'Rutupeli'},Night,P{place},{place},{place},\n"
+        for place in range(1, 6)
+    )
+    assert _problems(HEADER + rows) == [
+        'Row 3, Game: There is no game "Canasta"; expected one of Räväytys, Rutupeli, '
+        "Gin Römi, Tízlapos Römi."
+    ]
