@@ -95,12 +95,18 @@ def registration_create(request: HttpRequest, slug: str, event_id: int) -> HttpR
     form = RegistrationForm(request.POST, event=event)
     if not form.is_valid():
         messages.error(request, _("Pick a player or type a guest's name."))
-    elif form.cleaned_data["player"] is not None:
-        registration_add(event=event, player=form.cleaned_data["player"], checked_in=True)
-    else:
-        registration_guest_add(
-            event=event, name=form.cleaned_data["name"], home_club=form.cleaned_data["home_club"]
-        )
+        return manage_page(slug, event_id, "registration")
+    try:
+        if form.cleaned_data["player"] is not None:
+            registration_add(event=event, player=form.cleaned_data["player"], checked_in=True)
+        else:
+            registration_guest_add(
+                event=event,
+                name=form.cleaned_data["name"],
+                home_club=form.cleaned_data["home_club"],
+            )
+    except RuleViolation as error:  # an imported event takes none
+        messages.error(request, violation_text(error))
     return manage_page(slug, event_id, "registration")
 
 

@@ -280,3 +280,36 @@ def test_a_refused_row_does_not_make_its_events_other_places_look_wrong():
         'Row 3, Game: There is no game "Canasta"; expected one of Räväytys, Rutupeli, '
         "Gin Römi, Tízlapos Römi."
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "extra", "method"),
+    [
+        ("event_screen", {}, "get"),
+        ("event_screen_live", {}, "get"),
+        ("event_live", {}, "get"),
+        ("stage_standings", {"number": 1}, "get"),
+        ("print_seating", {"number": 1}, "get"),
+        ("print_bracket", {}, "get"),
+        ("event_tables", {}, "get"),
+        ("event_ranking_mode", {}, "post"),
+        ("event_tie_breaks", {}, "post"),
+        ("registration_create", {}, "post"),
+        ("draw", {}, "post"),
+        ("draw_confirm", {}, "post"),
+        ("late_seat", {}, "post"),
+        ("event_finish", {}, "post"),
+        ("championship_stage_close", {}, "post"),
+        ("series_round_draw", {}, "post"),
+        ("h2h_round_pair", {}, "post"),
+        ("print_job_start", {}, "post"),
+    ],
+)
+def test_no_page_of_an_imported_event_gives_a_server_error(client, club, name, extra, method):
+    history_import(club=club, upload=_file(GOOD))
+    event = Event.objects.get(name="Autumn night")
+    client.force_login(MembershipFactory(club=club, role=Role.DIRECTOR).user)
+    url = reverse(name, kwargs={"slug": club.slug, "event_id": event.pk, **extra})
+    response = getattr(client, method)(url, {"player": Player.objects.first().pk})
+    assert response.status_code < 500
+    assert not event.stages.exists() and not event.registrations.exists()
