@@ -28,7 +28,13 @@ from tournaments.changes import results_change
 from tournaments.event_formats import EventFormat
 from tournaments.models import Club, Event, EventStatus, ImportedResult, Player, Season
 from tournaments.names import name_clean, name_key
-from tournaments.spreadsheet import Column, Problem, SpreadsheetError, spreadsheet_read
+from tournaments.spreadsheet import (
+    PROBLEMS_SHOWN,
+    Column,
+    Problem,
+    SpreadsheetError,
+    spreadsheet_read,
+)
 
 # The file's columns, each under its English, Finnish and Hungarian names.
 COLUMNS = (
@@ -207,7 +213,9 @@ def history_rows_check(*, club: Club, rows: Sequence[dict[str, Any]]) -> History
             problems.extend(_place_problems(event))
     problems.extend(_already_imported(club, list(events.values())))
     if problems:
-        raise SpreadsheetError(sorted(problems, key=lambda p: p.row or 0))
+        # As the reader lists them: enough to fix the file in one go, the rest counted.
+        listed = sorted(problems, key=lambda p: p.row or 0)
+        raise SpreadsheetError(listed[:PROBLEMS_SHOWN], more=max(0, len(listed) - PROBLEMS_SHOWN))
     ordered = sorted(events.values(), key=lambda e: (e.date, name_key(e.name), e.variant_id))
     for event in ordered:
         event.results.sort(key=lambda r: (r.place, name_key(r.name)))

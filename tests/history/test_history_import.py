@@ -313,3 +313,11 @@ def test_no_page_of_an_imported_event_gives_a_server_error(client, club, name, e
     response = getattr(client, method)(url, {"player": Player.objects.first().pk})
     assert response.status_code < 500
     assert not event.stages.exists() and not event.registrations.exists()
+
+
+def test_a_whole_column_wrong_lists_fifty_problems_and_counts_the_rest():
+    rows = "".join(f"2025-09-04,Canasta,Night,P{n},{n + 1},1,\n" for n in range(300))
+    with pytest.raises(SpreadsheetError) as caught:
+        history_preview(club=ClubFactory(), upload=_file(HEADER + rows))
+    assert len(caught.value.problems) == 50 and caught.value.more == 250
+    assert "300 problems" in str(caught.value.message)
