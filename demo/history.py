@@ -8,7 +8,7 @@ import io
 import random
 
 from leagues.services import league_recompute
-from tournaments.event_formats import EventFormat
+from tournaments.event_formats import format_ids
 from tournaments.history import history_import
 from tournaments.models import Club, Event, Season
 
@@ -46,7 +46,7 @@ def demo_history(club: Club) -> None:
         name=HISTORY_SEASON,
         defaults={"starts_on": datetime.date(2026, 1, 1), "ends_on": datetime.date(2026, 5, 31)},
     )
-    if Event.objects.filter(club=club, format=EventFormat.IMPORTED).exists():
+    if Event.objects.filter(club=club, format__in=format_ids(imported=True)).exists():
         return
     history_import(club=club, upload=io.BytesIO(history_csv()))
     league_recompute(season_id=season.pk)

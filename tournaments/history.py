@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from rules import GAMES, RuleViolation, get_variant
 from rules.i18n import _
 from tournaments.changes import results_change
-from tournaments.event_formats import EventFormat
+from tournaments.event_formats import EventFormat, format_ids
 from tournaments.models import Club, Event, EventStatus, ImportedResult, Player, Season
 from tournaments.names import name_clean, name_key
 from tournaments.spreadsheet import (
@@ -285,7 +285,9 @@ def _already_imported(club: Club, events: list[HistoryEvent]) -> list[Problem]:
     existing = {
         (day, name_key(name), game)
         for day, name, game in Event.objects.filter(
-            club=club, format=EventFormat.IMPORTED, date__in={e.date for e in events}
+            club=club,
+            format__in=format_ids(imported=True),
+            date__in={e.date for e in events},
         ).values_list("date", "name", "variant_id")
     }
     return [
