@@ -19,6 +19,7 @@ from tournaments.models import (
     Club,
     Event,
     EventStatus,
+    ImportedResult,
     Membership,
     MembershipChange,
     Player,
@@ -285,11 +286,20 @@ def club_public_players(*, club: Club) -> QuerySet[Player]:
         table__stage__event__published_at__isnull=False,
         table__stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
     )
-    players = club.players.filter(pk__in=seated.values("player_id"))
+    # An imported result is an event played too (it has no seat).
+    imported = ImportedResult.objects.filter(event__club=club, event__published_at__isnull=False)
+    players = club.players.filter(
+        Q(pk__in=seated.values("player_id")) | Q(pk__in=imported.values("player_id"))
+    )
     if not club.publish_guest_pages:
         players = players.filter(guest=False)
     events = Count("seats__table__stage__event", filter=public_seats, distinct=True)
-    return players.annotate(public_events=events).order_by("name", "pk")
+    imported_events = Count(
+        "imported_results__event",
+        filter=Q(imported_results__event__published_at__isnull=False),
+        distinct=True,
+    )
+    return players.annotate(public_events=events + imported_events).order_by("name", "pk")
 
 
 # -- late arrivals ------------------------------------------------------------------------------

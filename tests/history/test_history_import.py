@@ -321,3 +321,10 @@ def test_a_whole_column_wrong_lists_fifty_problems_and_counts_the_rest():
         history_preview(club=ClubFactory(), upload=_file(HEADER + rows))
     assert len(caught.value.problems) == 50 and caught.value.more == 250
     assert "300 problems" in str(caught.value.message)
+
+
+def test_the_club_page_lists_players_whose_events_were_imported(client, club):
+    history_import(club=club, upload=_file(GOOD))
+    html = client.get(club.get_absolute_url()).content.decode()
+    olli = Player.objects.get(club=club, name="Olli Uusi")
+    assert reverse("player_record", args=[club.slug, olli.pk]) in html
