@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from demo.history import demo_history
 from demo.invitations import demo_invitations
 from demo.privacy import demo_privacy
 from demo.roster import demo_roster
@@ -97,6 +98,7 @@ def demo_load() -> Club:
     demo_invitations(club)
     demo_roster(club, past_event_name=FINISHED_NIGHT)
     demo_privacy(club, FORMAT_PLAYERS)
+    demo_history(club)
     return club
 
 

@@ -278,8 +278,14 @@ class RoundState:
     refusal: RuleViolation | None
 
 
-def _state(event: Event, stages: list[Stage], matches: Sequence[Match]) -> RoundState:
-    """`stages` are every stage of the event, oldest first; `matches` those of the seated."""
+def _state(
+    event: Event,
+    stages: list[Stage],
+    matches: Sequence[Match],
+    withdrawn: set[int] | None = None,
+) -> RoundState:
+    """`stages` are every stage of the event, oldest first; `matches` those of the seated;
+    `withdrawn`: who has withdrawn, when read already."""
     latest = stages[-1] if stages else None
     preview = latest if latest is not None and latest.status == StageStatus.PREVIEW else None
     seated = [stage for stage in stages if stage.status in SEATED]
@@ -292,10 +298,14 @@ def _state(event: Event, stages: list[Stage], matches: Sequence[Match]) -> Round
         refusal = RuleViolation(_("This event is already finished."), code="event_finished")
     elif preview is None and current is not None:
         # A match left by a player who has withdrawn never ends: it holds up no round.
-        gone = set(
-            event.registrations.filter(status=RegistrationStatus.WITHDRAWN).values_list(
-                "player_id", flat=True
+        gone = (
+            set(
+                event.registrations.filter(status=RegistrationStatus.WITHDRAWN).values_list(
+                    "player_id", flat=True
+                )
             )
+            if withdrawn is None
+            else withdrawn
         )
         playing = [m for m in matches if m.round == current.number and not {m.a, m.b} & gone]
         refusal = _round_refusal(current.number, playing)
@@ -416,15 +426,46 @@ class H2HBoard:
         return list(range(1, len(self.rows) + 1))
 
 
-def h2h_event_standings(*, event: Event) -> H2HBoard:
+@dataclass
+class H2HRead:
+    """A head-to-head event's data read already, with other events' (a player's record
+    reads every event's at once): every stage, oldest first (each with its event); the
+    seated stages' sheets by stage id; the registrations as (player, name, status)."""
+
+    stages: list[Stage]
+    sheets: dict[int, list[TableSheet]]
+    registrations: list[tuple[int, str, str]]
+
+
+def h2h_event_standings(*, event: Event, read: H2HRead | None = None) -> H2HBoard:
     """The standings and match grid of a head-to-head event, in six queries whatever its
-    size (stages, registrations, tables, seats, deals, and the preview's seats)."""
-    stages = list(event.stages.order_by("number"))
-    for stage in stages:
-        stage.event = event
-    seated = [stage for stage in stages if stage.status in SEATED]
-    matches = _matches(seated)
-    names = dict(Registration.objects.filter(event=event).values_list("player_id", "player__name"))
+    size (stages, registrations, tables, seats, deals, and the preview's seats); with
+    `read`, in none (and without the preview's pairs, which only the manage page shows)."""
+    if read is None:
+        stages = list(event.stages.order_by("number"))
+        for stage in stages:
+            stage.event = event
+        seated = [stage for stage in stages if stage.status in SEATED]
+        matches = _matches(seated)
+        names = dict(
+            Registration.objects.filter(event=event).values_list("player_id", "player__name")
+        )
+        withdrawn = None
+    else:
+        stages = read.stages
+        seated = [stage for stage in stages if stage.status in SEATED]
+        matches = [
+            Match(stage.number, sheet, sheet.seats[0].player_id, sheet.seats[1].player_id)
+            for stage in seated
+            for sheet in read.sheets.get(stage.pk, [])
+            if len(sheet.seats) == 2
+        ]
+        names = {player: name for player, name, _status in read.registrations}
+        withdrawn = {
+            player
+            for player, _name, status in read.registrations
+            if status == RegistrationStatus.WITHDRAWN
+        }
     byes = {stage.number: bye for stage in seated if (bye := _bye_of(stage)) is not None}
     players = sorted(
         {p for m in matches for p in (m.a, m.b)} | set(byes.values()),
@@ -455,9 +496,11 @@ def h2h_event_standings(*, event: Event) -> H2HBoard:
         BoardRow(row, names[row.player], cells[row.player], bye_rounds.get(row.player, []))
         for row in table
     ]
-    board = H2HBoard(rows=rows, rounds_seated=len(seated), state=_state(event, stages, matches))
+    board = H2HBoard(
+        rows=rows, rounds_seated=len(seated), state=_state(event, stages, matches, withdrawn)
+    )
     preview = board.state.preview
-    if preview is not None:
+    if preview is not None and read is None:
         # Marked from the matches played, not the stored pairing: a swap in the preview
         # may have made (or undone) a rematch.
         met = {frozenset((match.a, match.b)) for match in matches}

@@ -164,7 +164,12 @@ def _sheet_done(sheet: TableSheet) -> bool:
     return sheet.problem is None and sheet.standing.finished and not sheet.unconfirmed
 
 
-def series_standings(*, event: Event) -> SeriesStandings:
+def series_standings(
+    *,
+    event: Event,
+    stages: list[Stage] | None = None,
+    sheets: dict[int, list[TableSheet]] | None = None,
+) -> SeriesStandings:
     """Every player's rounds and their cumulative standing, in four queries however many
     rounds and players.
 
@@ -175,11 +180,16 @@ def series_standings(*, event: Event) -> SeriesStandings:
     (its game's own tie order decides that place), added up, higher first; a round sat out
     gives none. A round still in play counts as it stands, from its table's first deal on
     (a table yet to start counts as a round not yet played). Players with the same figure
-    (and, by points, the same rounds played) share a place ("=3").
+    (and, by points, the same rounds played) share a place ("=3"). With `stages` and
+    `sheets` read already (a player's record reads many events' at once), in none.
     """
     options = series_options(event)
-    stages = _played_stages(event)
-    sheets = stages_sheets(stages)
+    # Read already, with other events' (`stages`: the seated ones, oldest first; `sheets`
+    # of every deal, by stage id), or read here.
+    if stages is None:
+        stages = _played_stages(event)
+    if sheets is None:
+        sheets = stages_sheets(stages)
     rows: dict[int, SeriesRow] = {}
     rounds: list[SeriesRound] = []
     lower_is_better = True

@@ -36,10 +36,12 @@ from scoring.selectors import TableSheet, TableTieBreaks, sheet_of
 from standings.selectors import event_ranking
 from tournaments.advancement import final_ranking
 from tournaments.changes import event_results_version, with_results_version
+from tournaments.event_formats import format_spec
 from tournaments.league import EventResult, LeagueRow, LeagueScheme, league_table
 from tournaments.models import (
     Event,
     EventStatus,
+    ImportedResult,
     Player,
     Season,
     SeasonSchemeChange,
@@ -87,6 +89,8 @@ class EventPlay:
     sheets: dict[int, list[TableSheet]] = field(default_factory=dict)
     # The director's recorded tie-breaks by stage id (orders of player ids, oldest first).
     tie_breaks: dict[int, list[list[int]]] = field(default_factory=dict)
+    # An imported event's results (it has no stages), best first.
+    imported: list[ImportedResult] = field(default_factory=list)
 
     def all_sheets(self) -> list[TableSheet]:
         return [sheet for stage in self.stages for sheet in self.sheets.get(stage.pk, [])]
@@ -104,9 +108,13 @@ def event_final_places(play: EventPlay) -> list[FinalPlace]:
     * a reseated series: its standings after every round (:func:`formats.series.
       series_standings`, which reads its own rows);
     * a head-to-head event: its standings by match wins, then points (the settlement
-      points and the matches played are the total and the games).
+      points and the matches played are the total and the games);
+    * an imported event: the places and totals imported, each counted as one game (the
+      file has no deals; the average scheme reads an imported event's total as one game's).
     """
     event = play.event
+    if event.spec.imported:
+        return _imported_places(play)
     if event.spec.knockout:
         return _championship_places(play)
     if event.spec.reseated:
@@ -130,6 +138,21 @@ def event_final_places(play: EventPlay) -> list[FinalPlace]:
             row.deals,
         )
         for row in rows
+    ]
+
+
+def _imported_places(play: EventPlay) -> list[FinalPlace]:
+    return [
+        FinalPlace(
+            result.player_id,
+            result.player.name,
+            result.player.guest,
+            result.place,
+            len(play.imported),
+            result.total_number,  # type: ignore[arg-type]  # a decimal where the file had one
+            1,
+        )
+        for result in play.imported
     ]
 
 
@@ -237,6 +260,15 @@ def season_plays(*, season: Season, events: list[Event] | None = None) -> list[E
     if not events:
         return []
     plays = {event.pk: EventPlay(event, []) for event in events}
+    imported = [event for event in events if event.spec.imported]
+    if imported:
+        for result in (
+            ImportedResult.objects.filter(event__in=imported)
+            .select_related("player")
+            .only("event_id", "place", "total", "player_id", "player__name", "player__guest")
+            .order_by("event_id", "place", "player__name")
+        ):
+            plays[result.event_id].imported.append(result)
     stages = list(
         Stage.objects.filter(event__in=events, status__in=SEATED).order_by("event_id", "number")
     )
@@ -521,6 +553,11 @@ class LeagueEvent:
     format: str
     # False while the event is in play: its places may still change.
     finished: bool = True
+
+    @property
+    def imported(self) -> bool:
+        """Results brought in from the club's spreadsheet (its column says so)."""
+        return format_spec(self.format).imported
 
 
 @dataclass

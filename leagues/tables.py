@@ -41,8 +41,11 @@ def _plain(value: float) -> int | float:
 
 
 def event_label(event: LeagueEvent) -> str:
-    """An event's column header: its date and name, and whether it is still in play."""
+    """An event's column header: its date and name, and whether it is still in play or was
+    imported."""
     label = f"{date_format(event.date, 'SHORT_DATE_FORMAT')} {event.name}"
+    if event.imported:
+        return f"{label} ({gettext('imported')})"
     return f"{label} ({gettext('in play')})" if not event.finished else label
 
 

@@ -321,6 +321,7 @@ def league_context(
                 "name": event.name,
                 "date": date_format(event.date, "SHORT_DATE_FORMAT"),
                 "finished": event.finished,
+                "imported": event.imported,
             }
             for index, event in enumerate(league.events, start=1)
         ],

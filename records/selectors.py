@@ -27,9 +27,11 @@ from rules.gin import Settlement
 from scoring.judge import TableProblem, deal_scores, ravaytys_out, standing_and_problem
 from scoring.models import Deal, DealStatus
 from scoring.selectors import TableSheet, TableTieBreaks, stage_precedence
+from standings.standings import events_standings
 from tournaments.models import (
     Event,
     EventStatus,
+    ImportedResult,
     Player,
     Role,
     Seat,
@@ -110,6 +112,57 @@ class EventRow:
 
 
 @dataclass
+class EventLine:
+    """One event of the record: the player's place and total there as the event's
+    standings give them (the pages, downloads and league of the event read the same
+    object), then the tables the player sat at there (`rounds`: its rounds or stages,
+    oldest first; none for an imported event)."""
+
+    event: Event
+    event_name: str
+    date: datetime.date
+    game: str  # the game's name (English; shown translated)
+    # None: the standings rank the player nowhere (yet).
+    place: int | None
+    shared: bool
+    # How many players the event's standings rank.
+    ranked: int
+    # The event's own "Total": a night's or a championship's points at the last table, a
+    # series' rounds added up, a head-to-head event's settlement points, the imported total.
+    total: int | float | None
+    # Head to head: the matches won (what the ranking goes by).
+    wins: int | None
+    # A championship's last stage reached (or the stage an imported result names).
+    stage: int | None
+    champion: bool
+    unconfirmed: bool
+    private: bool
+    rounds: list[EventRow] = field(default_factory=list)
+
+    @property
+    def imported(self) -> bool:
+        return self.event.spec.imported
+
+    @property
+    def total_key(self) -> float:
+        # Sorting by the total: an event that ranks the player nowhere sorts last.
+        return float("-inf") if self.total is None else float(self.total)
+
+    @property
+    def deals(self) -> int:
+        return sum(row.deals for row in self.rounds)
+
+    @property
+    def won(self) -> int:
+        return sum(row.won for row in self.rounds)
+
+    @property
+    def ravaytys(self) -> int | None:
+        counted = [row.ravaytys for row in self.rounds if row.ravaytys is not None]
+        return sum(counted) if counted else None
+
+
+@dataclass
 class DealMark:
     """One deal of the player's and where it was played. `shown` is what it is judged by:
     the player's points in a penalty game (lower is better), the points won minus the
@@ -173,6 +226,7 @@ class OpponentRow:
 class PlayerRecord:
     player: Player
     rows: list[EventRow]  # newest first
+    lines: list[EventLine]  # newest first: each event's place and total, its tables beneath
     games: list[GameTotals]  # in the site's order of games
     championships: list[ChampionshipRow]  # newest first
     head_to_head: list[OpponentRow]  # most played first
@@ -466,15 +520,17 @@ def player_record(
             finished = standing.finished and problem is None
             _count_match(opponents, at_table, position, standing.settlement if finished else None)
     rows.reverse()
+    lines = _event_lines(player, rows, private=private, confirmed_only=confirmed_only)
     return PlayerRecord(
         player=player,
         rows=rows,
+        lines=lines,
         games=sorted(games.values(), key=lambda g: _game_order(g.variant_id)),
         championships=sorted(
             championships.values(), key=lambda c: (c.event.date, c.event.pk), reverse=True
         ),
         head_to_head=sorted(opponents.values(), key=lambda o: (-o.played, -o.won, o.name)),
-        events=len({row.event.pk for row in rows}),
+        events=len(lines),
         deals=sum(g.deals for g in games.values()),
         won=sum(g.won for g in games.values()),
         ravaytys=sum(g.ravaytys or 0 for g in games.values()),
@@ -484,6 +540,66 @@ def player_record(
         penalty_deals=penalty_deals,
         shows_private=private,
     )
+
+
+def _imported_events(player: Player, *, private: bool) -> list[Event]:
+    """The imported events the player has a result in, that the reader may see (one
+    query): they have no seats, so the seats' read never finds them."""
+    visible = Q(event__published_at__isnull=False)
+    if private:
+        visible |= Q(event__club=player.club_id)
+    results = (
+        ImportedResult.objects.filter(visible, player=player)
+        .select_related("event")
+        .only("event_id", *(f"event__{name}" for name in _EVENT_FIELDS))
+    )
+    events = []
+    for result in results:
+        event = result.event
+        if event.club_id == player.club_id:
+            event.club = player.club
+        events.append(event)
+    return events
+
+
+def _event_lines(
+    player: Player, rows: list[EventRow], *, private: bool, confirmed_only: bool
+) -> list[EventLine]:
+    """Every event of the record, newest first, with the player's place and total from the
+    event's standings (`events_standings`: a fixed number of queries for them all) and the
+    record's tables of it beneath, oldest stage first."""
+    rounds: dict[int, list[EventRow]] = defaultdict(list)
+    events: dict[int, Event] = {}
+    for row in reversed(rows):
+        rounds[row.event.pk].append(row)
+        events.setdefault(row.event.pk, row.event)
+    for event in _imported_events(player, private=private):
+        events.setdefault(event.pk, event)
+    standings = events_standings(events=list(events.values()), confirmed_only=confirmed_only)
+    lines = []
+    for event in events.values():
+        rows_of = standings[event.pk].rows
+        mine = next((r for r in rows_of if r.player_id == player.pk), None)
+        lines.append(
+            EventLine(
+                event=event,
+                event_name=event.name,
+                date=event.date,
+                game=event.variant.name,
+                place=mine.place if mine else None,
+                shared=bool(mine and mine.shared),
+                ranked=len(rows_of),
+                total=mine.total if mine else None,
+                wins=mine.wins if mine else None,
+                stage=mine.stage if mine else None,
+                champion=bool(mine and mine.champion),
+                unconfirmed=bool(mine and mine.unconfirmed),
+                private=not event.is_published,
+                rounds=rounds.get(event.pk, []),
+            )
+        )
+    lines.sort(key=lambda line: (line.date, line.event.created_at, line.event.pk), reverse=True)
+    return lines
 
 
 def _table_place(

@@ -13,7 +13,7 @@ from typing import Any
 import django_tables2 as tables
 from django.http import HttpRequest
 from django.utils.formats import date_format
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -25,6 +25,7 @@ from core.tables import NUMBER, BaseTable, DateColumn
 from records.selectors import (
     ChampionshipRow,
     DealMark,
+    EventLine,
     EventRow,
     GameTotals,
     OpponentRow,
@@ -41,60 +42,63 @@ def _average(value: Fraction | None) -> str:
 
 
 class PlayerEventsTable(BaseTable):
-    """Every table the player sat at, newest first: the event (its date and game under its
-    name, so the table fits a phone), the stage, the place and total there, deals won."""
+    """Every event of the player's, newest first: the event (its date and game under its
+    name, so the table fits a phone), the place and total there as the event's standings
+    give them, and beneath the name the tables the player sat at there (each round or
+    stage: the place at the table and the points there, never called the "Total")."""
 
     # Cells written here, not in a template each: a page of 25 rows renders fast.
     event = tables.Column(
-        verbose_name=_("Event"), accessor="event_name", order_by=("date", "event_name", "stage")
+        verbose_name=_("Event"), accessor="event_name", order_by=("date", "event_name")
     )
     # For the download: the page shows these under the event's name.
     date = DateColumn(verbose_name=_("Date"), visible=False, format="Y-m-d")
     game = tables.Column(verbose_name=_("Game"), visible=False)
-    # On the page under the event's name, in the event's word for it ("Stage 2 of 4").
-    stage = tables.Column(verbose_name=_("Stage or round"), visible=False)
-    table = tables.Column(verbose_name=_("Table"), attrs=NUMBER)
-    place = tables.Column(verbose_name=_("Place"), attrs=NUMBER)
-    total = tables.Column(verbose_name=_("Total"), attrs=NUMBER)
-    deals = tables.Column(verbose_name=_("Deals"), attrs=NUMBER)
-    won = tables.Column(verbose_name=_("Deals won"), attrs=NUMBER)
+    place = tables.Column(verbose_name=_("Place"), attrs=NUMBER, orderable=False)
+    # The event's own "Total", as its standings say it (a head-to-head event's settlement
+    # points, a series' rounds added up, an imported total).
+    total = tables.Column(verbose_name=_("Total"), attrs=NUMBER, order_by=("total_key",))
+    # Head to head ranks by matches won; a championship by the last stage reached.
+    wins = tables.Column(verbose_name=_("Wins"), attrs=NUMBER, default="", orderable=False)
+    stage = tables.Column(
+        verbose_name=_("Stage reached"), attrs=NUMBER, default="", orderable=False
+    )
+    deals = tables.Column(verbose_name=_("Deals"), attrs=NUMBER, orderable=False)
+    won = tables.Column(verbose_name=_("Deals won"), attrs=NUMBER, orderable=False)
     # Blank for a game that records none; left out when none of the player's games does.
-    ravaytys = tables.Column(verbose_name=_("Räväytys"), attrs=NUMBER, default="")
-    # For the download: the page marks a shared place "=2/4"; the place stays a number.
+    ravaytys = tables.Column(verbose_name=_("Räväytys"), attrs=NUMBER, default="", orderable=False)
+    # For the download: the page marks a shared place "=2/8"; the place stays a number.
+    ranked = tables.Column(verbose_name=_("Players"), visible=False)
     shared = tables.Column(verbose_name=_("Shared place"), visible=False)
+    imported = tables.Column(verbose_name=_("Imported"), visible=False)
     # Only for the club's directors, who also see private events.
     private = tables.BooleanColumn(verbose_name=_("Private"), visible=False)
 
     class Meta(BaseTable.Meta):
         empty_text = _("No events played yet.")
 
-    def render_event(self, record: EventRow) -> SafeString:
-        private = (
+    def render_event(self, record: EventLine) -> SafeString:
+        badges = format_html(
+            "{}{}",
+            format_html(' <span class="badge">{}</span>', gettext("imported"))
+            if record.imported
+            else "",
             format_html(' <span class="badge warn">{}</span>', gettext("private"))
             if record.private
-            else ""
+            else "",
         )
-        # A stage of an event of several, in the event's word: "Stage 2 of 4", "Round 3 of 5".
-        stage = (
-            format_html(
-                " · {}",
-                gettext("%(stage)s of %(count)d")
-                % {"stage": record.event.spec.stage_name(record.stage), "count": record.stages},
-            )
-            if record.stages > 1
-            else ""
-        )
+        rounds = format_html_join("", "<li>{}</li>", ((_round_text(row),) for row in record.rounds))
         return format_html(
-            '<a href="{}">{}</a>{}<br><small>{} · {}{}</small>',
+            '<a href="{}">{}</a>{}<br><small>{} · {}</small>{}',
             record.event.get_absolute_url(),
             record.event_name,
-            private,
+            badges,
             date_format(record.date, "DATE_FORMAT"),
             gettext(record.game),
-            stage,
+            format_html('<ul class="rounds">{}</ul>', rounds) if record.rounds else "",
         )
 
-    def render_total(self, record: EventRow) -> SafeString:
+    def render_total(self, record: EventLine) -> SafeString:
         unconfirmed = (
             format_html(
                 '<span class="unconfirmed" title="{}">*</span>',
@@ -105,54 +109,89 @@ class PlayerEventsTable(BaseTable):
         )
         director = (
             format_html(' <span class="badge warn">{}</span>', gettext("needs the director"))
-            if record.needs_director
+            if any(row.needs_director for row in record.rounds)
             else ""
         )
-        return format_html("<strong>{}</strong>{}{}", record.total, unconfirmed, director)
+        shown = "" if record.total is None else record.total
+        return format_html("<strong>{}</strong>{}{}", shown, unconfirmed, director)
 
-    def render_place(self, record: EventRow) -> str:
-        # "2/4": second of the table's four; "=2/4" shared, as every ranking marks it.
-        return f"{place_text(record.place, record.shared)}/{record.seats}"
+    def render_place(self, record: EventLine) -> SafeString:
+        # "2/8": second of the event's eight; "=2/8" shared, as every ranking marks it.
+        if record.place is None:
+            return format_html("")
+        place = f"{place_text(record.place, record.shared)}/{record.ranked}"
+        if not record.champion:
+            return format_html("{}", place)
+        return format_html('{} <span class="badge ok">{}</span>', place, gettext("Champion"))
 
-    def value_shared(self, record: EventRow) -> str:
+    def render_deals(self, record: EventLine) -> str:
+        # An imported event has no deals on the site: blank, not a zero played.
+        return "" if record.imported else str(record.deals)
+
+    def render_won(self, record: EventLine) -> str:
+        return "" if record.imported else str(record.won)
+
+    def render_ravaytys(self, record: EventLine) -> str:
+        return "" if record.ravaytys is None else str(record.ravaytys)
+
+    def value_shared(self, record: EventLine) -> str:
         return gettext("yes") if record.shared else ""
 
-    def value_event(self, record: EventRow) -> str:
+    def value_imported(self, record: EventLine) -> str:
+        return gettext("yes") if record.imported else ""
+
+    def value_event(self, record: EventLine) -> str:
         return record.event_name
 
-    def value_game(self, record: EventRow) -> str:
+    def value_game(self, record: EventLine) -> str:
         return gettext(record.game)
 
-    def value_place(self, record: EventRow) -> int:
-        return record.place
+    def value_place(self, record: EventLine) -> int | str:
+        return "" if record.place is None else record.place
 
-    def value_stage(self, record: EventRow) -> int:
-        return record.stage
+    def value_total(self, record: EventLine) -> int | float | str:
+        return "" if record.total is None else record.total
 
-    def value_total(self, record: EventRow) -> int:
-        return record.total
-
-    def value_private(self, record: EventRow) -> str:
+    def value_private(self, record: EventLine) -> str:
         return gettext("yes") if record.private else ""
+
+
+def _round_text(row: EventRow) -> str:
+    """A table the player sat at, under the event: its round or stage where the event has
+    several, the table, the place there and the points there ("Round 2 · Table 3: 1/4,
+    35 points at the table")."""
+    where = gettext("Table %(number)d") % {"number": row.table}
+    if row.stages > 1:
+        where = f"{row.event.spec.stage_name(row.stage)} · {where}"
+    return gettext("%(where)s: %(place)s, %(points)s points at the table") % {
+        "where": where,
+        "place": f"{place_text(row.place, row.shared)}/{row.seats}",
+        "points": row.total,
+    }
 
 
 def player_events_table(
     record: PlayerRecord, *, request: HttpRequest | None = None
 ) -> PlayerEventsTable:
     """The player's events, sorted and paged from the request; without one, every row (the
-    download). Columns no row needs (the stage outside championships and series, the
-    räväytys outside Räväytys, the shared place, the private mark for the public) are
-    left out."""
+    download). Columns no row needs (the wins outside head to head, the stage outside
+    championships, the räväytys outside Räväytys, the shared place, the imported mark, the
+    private mark for the public) are left out."""
+    lines = record.lines
     exclude = []
-    if not any(row.stages > 1 for row in record.rows):
+    if not any(line.wins is not None for line in lines):
+        exclude.append("wins")
+    if not any(line.stage is not None for line in lines):
         exclude.append("stage")
     if not record.records_ravaytys:
         exclude.append("ravaytys")
     if not record.shows_private:
         exclude.append("private")
-    if not any(row.shared for row in record.rows):
+    if not any(line.shared for line in lines):
         exclude.append("shared")
-    table = PlayerEventsTable(record.rows, exclude=exclude)
+    if not any(line.imported for line in lines):
+        exclude.append("imported")
+    table = PlayerEventsTable(lines, exclude=exclude)
     if request is not None:
         paginate_table(request, table, per_page=EVENTS_PER_PAGE)
     return table

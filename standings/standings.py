@@ -10,7 +10,9 @@ stories. What is ranked, and by what, is the event's format's (`FormatSpec.stand
   (`formats.series.series_standings`);
 * ``"matches"``: head-to-head match wins, then points (`formats.headtohead`);
 * ``"championship"``: the last stage each player reached, then their place there: the
-  final ranking, champion first, once the championship is over (`championship_ranking`).
+  final ranking, champion first, once the championship is over (`championship_ranking`);
+* ``"imported"``: the place and total the club's spreadsheet gave each player
+  (`tournaments.models.ImportedResult`, written by `tournaments.history`).
 
 A stage's standings (`stage`) are always its tables' ranking.
 """
@@ -18,19 +20,33 @@ A stage's standings (`stage`) are always its tables' ranking.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Prefetch
 from django.utils.translation import gettext, ngettext
 
 from formats.championship import championship_no_shows, stored_advancement
-from formats.headtohead import H2HBoard, h2h_event_standings
+from formats.headtohead import H2HBoard, H2HRead, h2h_event_standings
 from formats.series import SeriesStandings, series_standings
 from rules.games import game_spec
-from scoring.selectors import TableSheet, stage_sheets, stages_sheets
+from scoring.models import Deal
+from scoring.selectors import TableSheet, TableTieBreaks, sheet_of, stage_sheets, stages_sheets
 from standings.selectors import RankingRow, event_ranking
 from tournaments.advancement import RankedPlayer, StagePlacing, championship_ranking
-from tournaments.models import Event, EventStatus, Stage, StageStatus, TieBreak
+from tournaments.models import (
+    Club,
+    Event,
+    EventStatus,
+    ImportedResult,
+    Registration,
+    Seat,
+    Stage,
+    StageStatus,
+    Table,
+    TieBreak,
+)
 from tournaments.privacy import public_record_ids
 from tournaments.selectors import stage_in_play
 from tournaments.tiebreaks import STAGE, TABLE_PLACE, TOTAL, TieBreakName, names_a_tie_break
@@ -39,6 +55,7 @@ from tournaments.tiebreaks import STAGE, TABLE_PLACE, TOTAL, TieBreakName, names
 BY_TOTAL, BY_AVERAGE, BY_SAME_DEALS = "total", "average", "same_deals"
 BY_SERIES_POINTS, BY_SERIES_PLACEMENT = "series_points", "series_placement"
 BY_MATCH_WINS, BY_STAGE_REACHED = "match_wins", "stage_reached"
+BY_IMPORTED = "imported"
 
 
 @dataclass
@@ -152,6 +169,8 @@ def standings_caption(ranked_by: str, after_deals: int | None = None) -> str:
         return gettext("Ranked by matches won, then points.")
     if ranked_by == BY_STAGE_REACHED:
         return gettext("Ranked by the last stage each player reached, then their place there.")
+    if ranked_by == BY_IMPORTED:
+        return gettext("Imported results: the places and totals as the club recorded them.")
     return gettext("Ranked by total points.")
 
 
@@ -199,6 +218,8 @@ def _event_standings(event: Event, stage: Stage | None, confirmed_only: bool | N
         return _matches(event)
     if kind == "championship":
         return _championship(event, confirmed_only)
+    if kind == "imported":
+        return _imported(event)
     shown = stage_in_play(event=event)
     if shown is not None:
         shown.event = event
@@ -206,8 +227,144 @@ def _event_standings(event: Event, stage: Stage | None, confirmed_only: bool | N
     return _tables(event, shown, sheets)
 
 
-def _tables(event: Event, stage: Stage | None, sheets: list[TableSheet]) -> Standings:
-    rows = event_ranking(event=event, sheets=sheets)
+@dataclass
+class _Read:
+    """What the standings of many events are computed from, read for all of them at once
+    (`events_standings`)."""
+
+    # Every stage by event id, oldest first (each with its event).
+    stages: dict[int, list[Stage]]
+    # The seated stages' sheets by stage id: as the public pages show them (`shown`:
+    # confirmed deals alone where the club says so), and of every deal (a series' and a
+    # head-to-head's standings count every deal, as their own pages do).
+    shown: dict[int, list[TableSheet]]
+    every_deal: dict[int, list[TableSheet]]
+    # The director's recorded tie-breaks by stage id, oldest first.
+    orders: dict[int, list[list[int]]]
+    # Head to head's registrations by event id: (player, name, status).
+    registrations: dict[int, list[tuple[int, str, str]]]
+    imported: dict[int, list[ImportedResult]]
+
+    def seated(self, event: Event) -> list[Stage]:
+        return [s for s in self.stages.get(event.pk, []) if s.status in SEATED_STATUSES]
+
+    def no_shows(self, event: Event, stages: list[Stage]) -> frozenset[int]:
+        # Only a mark on a row (who went on and withdrew since): never a place or a total,
+        # which is all a read of many events is for; a finished championship has none.
+        return frozenset()
+
+
+SEATED_STATUSES = (StageStatus.CONFIRMED, StageStatus.FINISHED)
+
+
+def events_standings(*, events: Sequence[Event], confirmed_only: bool) -> dict[int, Standings]:
+    """The standings of many events at once (a player's record shows each event's place
+    and total as its standings give them), by event id: each what `event_standings` gives
+    its outputs, in a fixed number of queries however many events (stages, tables, seats,
+    deals, tie-breaks, registrations, imported results)."""
+    events = list(events)
+    if not events:
+        return {}
+    by_id = {event.pk: event for event in events}
+    # Every row links to its club's address: the clubs not at hand, in one query.
+    unread = {e.club_id for e in events if not Event.club.is_cached(e)}  # type: ignore[attr-defined]
+    if unread:
+        clubs = Club.objects.in_bulk(unread)
+        for event in events:
+            if event.club_id in clubs:
+                event.club = clubs[event.club_id]
+    stages: dict[int, list[Stage]] = {event.pk: [] for event in events}
+    for stage in Stage.objects.filter(event__in=events).order_by("event_id", "number"):
+        stage.event = by_id[stage.event_id]
+        stages[stage.event_id].append(stage)
+    seated = [
+        s for event_stages in stages.values() for s in event_stages if s.status in SEATED_STATUSES
+    ]
+    shown, every_deal = _sheets_both_ways(seated, confirmed_only)
+    orders: dict[int, list[list[int]]] = defaultdict(list)
+    for stage_id, order in (
+        TieBreak.objects.filter(stage__in=seated)
+        .order_by("recorded_at", "pk")
+        .values_list("stage_id", "order")
+    ):
+        if isinstance(order, list):
+            orders[stage_id].append(list(order))
+    paired = [event for event in events if event.spec.standings == "matches"]
+    registrations: dict[int, list[tuple[int, str, str]]] = defaultdict(list)
+    if paired:
+        for event_id, player, name, status in Registration.objects.filter(
+            event__in=paired
+        ).values_list("event_id", "player_id", "player__name", "status"):
+            registrations[event_id].append((player, name, status))
+    imported = [event for event in events if event.spec.imported]
+    read = _Read(
+        stages=stages,
+        shown=shown,
+        every_deal=every_deal,
+        orders=orders,
+        registrations=registrations,
+        imported=_imported_results(imported) if imported else {},
+    )
+    return {event.pk: _standings_of(event, read, confirmed_only) for event in events}
+
+
+def _sheets_both_ways(
+    stages: list[Stage], confirmed_only: bool
+) -> tuple[dict[int, list[TableSheet]], dict[int, list[TableSheet]]]:
+    """The sheets of `stages` (of many events) by stage id, as shown and of every deal, in
+    three queries; the tables' own tie-breaks in one more, if any tie needs them."""
+    shown: dict[int, list[TableSheet]] = {stage.pk: [] for stage in stages}
+    every_deal: dict[int, list[TableSheet]] = {stage.pk: [] for stage in stages}
+    if not stages:
+        return shown, every_deal
+    by_id = {stage.pk: stage for stage in stages}
+    tables = list(
+        Table.objects.filter(stage__in=stages)
+        .order_by("stage__number", "number")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+            Prefetch("deals", queryset=Deal.objects.order_by("number")),
+        )
+    )
+    # One read of the tables' recorded tie-breaks for every stage's (only if a tie asks).
+    tie_breaks = TableTieBreaks(table_ids=[table.pk for table in tables])
+    for table in tables:
+        stage = table.stage = by_id[table.stage_id]
+        seats, deals = list(table.seats.all()), list(table.deals.all())
+        variant = stage.event.variant
+        every_deal[stage.pk].append(sheet_of(table, seats, deals, variant, False, tie_breaks))
+        shown[stage.pk].append(
+            sheet_of(table, seats, deals, variant, confirmed_only, tie_breaks)
+            if confirmed_only
+            else every_deal[stage.pk][-1]
+        )
+    return shown, every_deal
+
+
+def _standings_of(event: Event, read: _Read, confirmed_only: bool) -> Standings:
+    kind = event.spec.standings
+    if kind == "imported":
+        return _imported(event, read)
+    if kind == "series":
+        return _series(event, read)
+    if kind == "matches":
+        return _matches(event, read)
+    if kind == "championship":
+        return _championship(event, confirmed_only, read)
+    seated = read.seated(event)
+    shown = seated[-1] if seated else None
+    sheets = [] if shown is None else read.shown.get(shown.pk, [])
+    orders = None if shown is None else read.orders.get(shown.pk, [])
+    return _tables(event, shown, sheets, orders)
+
+
+def _tables(
+    event: Event,
+    stage: Stage | None,
+    sheets: list[TableSheet],
+    tie_break_orders: list[list[int]] | None = None,
+) -> Standings:
+    rows = event_ranking(event=event, sheets=sheets, tie_break_orders=tie_break_orders)
     first = rows[0] if rows else None
     ranked_by = BY_TOTAL
     if first is not None and first.by_average:
@@ -224,8 +381,12 @@ def _tables(event: Event, stage: Stage | None, sheets: list[TableSheet]) -> Stan
     )
 
 
-def _series(event: Event) -> Standings:
-    series = series_standings(event=event)
+def _series(event: Event, read: _Read | None = None) -> Standings:
+    series = (
+        series_standings(event=event)
+        if read is None
+        else series_standings(event=event, stages=read.seated(event), sheets=read.every_deal)
+    )
     club = event.club.slug
     rounds = series.rounds
     over = len(rounds) >= series.of_rounds and all(r.finished for r in rounds)
@@ -255,8 +416,15 @@ def _series(event: Event) -> Standings:
     return Standings(event=event, stage=None, rows=rows, ranked_by=ranked_by, series=series)
 
 
-def _matches(event: Event) -> Standings:
-    board = h2h_event_standings(event=event)
+def _matches(event: Event, read: _Read | None = None) -> Standings:
+    board = h2h_event_standings(
+        event=event,
+        read=None
+        if read is None
+        else H2HRead(
+            read.stages.get(event.pk, []), read.every_deal, read.registrations.get(event.pk, [])
+        ),
+    )
     club = event.club.slug
     rows = []
     for line in board.rows:
@@ -289,20 +457,62 @@ def _matches(event: Event) -> Standings:
     return Standings(event=event, stage=None, rows=rows, ranked_by=BY_MATCH_WINS, board=board)
 
 
-def _championship(event: Event, confirmed_only: bool) -> Standings:
+def _imported_results(events: Sequence[Event]) -> dict[int, list[ImportedResult]]:
+    found: dict[int, list[ImportedResult]] = {event.pk: [] for event in events}
+    for result in (
+        ImportedResult.objects.filter(event__in=list(events))
+        .select_related("player")
+        .only("event_id", "place", "total", "stage", "player_id", "player__name")
+        .order_by("event_id", "place", "player__name", "pk")
+    ):
+        found[result.event_id].append(result)
+    return found
+
+
+def _imported(event: Event, read: _Read | None = None) -> Standings:
+    """The imported ranking, place by place (one query): no tables, no deals."""
+    results = (_imported_results([event]) if read is None else read.imported)[event.pk]
+    places = [result.place for result in results]
+    club = event.club.slug
+    rows = [
+        RankingRow(
+            place=result.place,
+            shared=places.count(result.place) > 1,
+            player=result.player.name,
+            player_id=result.player_id,
+            club_slug=club,
+            table=0,
+            total=result.total_number,  # type: ignore[arg-type]  # decimals where the file had
+            deals=0,
+            unconfirmed=False,
+            table_place=0,
+            finished=True,
+            stage=result.stage,
+        )
+        for result in results
+    ]
+    return Standings(event=event, stage=None, rows=rows, ranked_by=BY_IMPORTED)
+
+
+def _championship(event: Event, confirmed_only: bool, read: _Read | None = None) -> Standings:
     """Every player of the championship: the champion first once there is one, then by the
     last stage each reached, then by their place there (a closed stage as it was closed,
-    the stage in play as it stands)."""
-    stages = list(
-        event.stages.filter(status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED]).order_by(
-            "number"
-        )
-    )
-    sheets = stages_sheets(stages, confirmed_only=confirmed_only)
+    the stage in play as it stands). With `read`: from what was read for many events."""
     orders: dict[int, list[list[int]]] = defaultdict(list)
-    recorded = TieBreak.objects.filter(stage__in=stages).order_by("recorded_at", "pk")
-    for stage_id, order in recorded.values_list("stage_id", "order"):
-        orders[stage_id].append(list(order))
+    if read is None:
+        stages = list(
+            event.stages.filter(status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED]).order_by(
+                "number"
+            )
+        )
+        sheets = stages_sheets(stages, confirmed_only=confirmed_only)
+        recorded = TieBreak.objects.filter(stage__in=stages).order_by("recorded_at", "pk")
+        for stage_id, order in recorded.values_list("stage_id", "order"):
+            orders[stage_id].append(list(order))
+    else:
+        stages = read.seated(event)
+        sheets = read.shown
+        orders.update(read.orders)
     live: dict[tuple[int, int], RankingRow] = {}
     # How the director settled a tie that placed a player (every player it ordered), as the
     # closed stage keeps it.
@@ -311,8 +521,12 @@ def _championship(event: Event, confirmed_only: bool) -> Standings:
     champion = None
     mid_evening, after_deals = None, None
     # Who went on from a closed stage and has withdrawn since (the bracket says so too).
-    absent = championship_no_shows(
-        event=event, closed=[stage for stage in stages if stage.status == StageStatus.FINISHED]
+    absent = (
+        championship_no_shows(
+            event=event, closed=[stage for stage in stages if stage.status == StageStatus.FINISHED]
+        )
+        if read is None
+        else read.no_shows(event, stages)
     )
     for stage in stages:
         stage_rows = event_ranking(

@@ -28,6 +28,7 @@ from core.tables import (
 )
 from standings.selectors import RankingRow
 from standings.standings import (
+    BY_IMPORTED,
     BY_MATCH_WINS,
     BY_SERIES_PLACEMENT,
     BY_STAGE_REACHED,
@@ -142,8 +143,8 @@ class RankingTable(BaseTable):
                 self.champion = standings.champion
         # A format's column no row fills is left off the page and out of the downloads.
         self.export_excluded = [name for name in FORMAT_COLUMNS if name not in shown]
-        if standings is not None and standings.ranked_by == BY_MATCH_WINS:
-            self.export_excluded += ["table", "deals"]  # a match has neither
+        if standings is not None and standings.ranked_by in (BY_MATCH_WINS, BY_IMPORTED):
+            self.export_excluded += ["table", "deals"]  # a match has neither, nor an import
         if standings is not None and standings.ranked_by == BY_STAGE_REACHED:
             self.export_excluded.append("deals")  # the last table's, which places nobody
         if not any(row.average is not None for row in data):

@@ -17,6 +17,7 @@ from tournaments.models import (
     Club,
     Erasure,
     Event,
+    ImportedResult,
     Invitation,
     Membership,
     MembershipChange,
@@ -322,6 +323,13 @@ class EventAdmin(admin.ModelAdmin):
     # The stored rules are the event's record of what was played: view them, don't edit.
     readonly_fields = ["variant_id", "variant_options", "format", "format_options", "created_at"]
     inlines = [RegistrationInline]
+
+
+@admin.register(ImportedResult)
+class ImportedResultAdmin(admin.ModelAdmin):
+    list_display = ["event", "place", "player", "total", "stage"]
+    search_fields = ["player__name", "event__name"]
+    autocomplete_fields = ["player", "event"]
 
 
 @admin.register(Registration)

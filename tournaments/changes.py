@@ -44,6 +44,8 @@ REASONS = frozenset(
         "settings",
         "season",
         "privacy",
+        # Past results brought in from a spreadsheet (tournaments.history).
+        "imported",
     }
 )
 

@@ -69,7 +69,13 @@ class ClubEventTable(BaseTable):
         return self.render_game(value)
 
     def render_status(self, record: Event) -> str:
+        # An imported event was never played on the site: its status says where it came from.
+        if record.spec.imported:
+            return gettext("imported")
         return str(record.get_status_display())
+
+    def value_status(self, record: Event) -> str:
+        return self.render_status(record)
 
 
 class ClubPlayerTable(BaseTable):

@@ -33,6 +33,10 @@ class EventFormat(models.TextChoices):
     SERIES = "series", _("reseated series of rounds")
     ROUND_ROBIN = "round_robin", _("head to head: round robin")
     SWISS = "swiss", _("head to head: Swiss")
+    # Results of the club's past brought in from a spreadsheet (tournaments.history): a
+    # place and a total per player, no stages, tables or deals. Never offered for a new
+    # event (it fits no game's tables).
+    IMPORTED = "imported", _("imported results")
 
 
 Options = Mapping[str, Any]
@@ -103,6 +107,10 @@ class FormatSpec:
     # players by their result), "series" (the rounds added up), "matches" (match wins),
     # "championship" (the last stage reached, then the place there).
     standings: str = "tables"
+    # Imported results (tournaments.history): the event has no stages, tables or deals, so
+    # nothing draws, seats, takes scores or prints score sheets; every page, list, feed
+    # and record that shows it says "imported". The one predicate every output asks.
+    imported: bool = False
 
     @property
     def label(self) -> str:
@@ -290,6 +298,18 @@ FORMATS: dict[str, FormatSpec] = {
                 "the same pair while another pairing exists."
             ),
             **_PAIRED,  # type: ignore[arg-type]
+        ),
+        FormatSpec(
+            id=EventFormat.IMPORTED,
+            fields={},
+            fits=lambda sizes: False,
+            describe=_night_rows,
+            one_stage=True,
+            plain_draw="never",
+            ranking_settings=False,
+            ranking_heading=_("Imported results"),
+            standings="imported",
+            imported=True,
         ),
     )
 }

@@ -96,19 +96,22 @@ def registration_create(request: HttpRequest, slug: str, event_id: int) -> HttpR
     form = RegistrationForm(request.POST, event=event)
     if not form.is_valid():
         messages.error(request, _("Pick a player or type a guest's name."))
-    elif form.cleaned_data["player"] is not None:
-        registration_add(event=event, player=form.cleaned_data["player"], checked_in=True)
-    else:
-        data = form.cleaned_data
-        try:
+        return manage_page(slug, event_id, "registration")
+    data = form.cleaned_data
+    try:
+        if data["player"] is not None:
+            registration_add(event=event, player=data["player"], checked_in=True)
+        else:
             registration_guest_add(
                 event=event,
                 name=data["name"],
                 home_club=data["home_club"],
                 new_person=data["new_person"],
             )
-        except RuleViolation as error:
+    except RuleViolation as error:
+        if error.code == "lookalike":
             return _guest_lookalike_page(request, event, form, violation_text(error))
+        messages.error(request, violation_text(error))  # an imported event takes none
     return manage_page(slug, event_id, "registration")
 
 

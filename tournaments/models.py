@@ -788,3 +788,44 @@ class Erasure(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club} · {self.number}"
+
+
+class ImportedResult(models.Model):
+    """One player's result at an imported event (`Event.spec.imported`): the place and the
+    total as the club's own spreadsheet recorded them, and the stage reached where the
+    file says (a championship's). Written by tournaments.history alone; the event's
+    standings, its league results and the player's record read these rows."""
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="imported_results", verbose_name=_("event")
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.RESTRICT,
+        related_name="imported_results",
+        verbose_name=_("player"),
+    )
+    place = models.PositiveSmallIntegerField(_("place"))
+    total = models.DecimalField(_("total"), max_digits=10, decimal_places=2)
+    stage = models.PositiveSmallIntegerField(_("stage reached"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "place", "player__name"]
+        verbose_name = _("imported result")
+        verbose_name_plural = _("imported results")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "player"], name="one_imported_result_per_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} · {self.place}. {self.player}"
+
+    @property
+    def total_number(self) -> int | float:
+        """The total as the outputs show and store it (JSON has no decimals): whole points
+        as an integer, else with its decimals."""
+        return (
+            int(self.total) if self.total == self.total.to_integral_value() else float(self.total)
+        )

@@ -19,6 +19,7 @@ from tournaments.models import (
     Club,
     Event,
     EventStatus,
+    ImportedResult,
     Invitation,
     Membership,
     MembershipChange,
@@ -185,6 +186,11 @@ def stage_draw_refusal(*, event: Event, stage: Stage | None) -> RuleViolation | 
     service and the manage page's button. Head-to-head rounds are paired, a series' later
     rounds are drawn as rounds. (Once a score exists the draw stands as well: the service
     checks that under its locks.)"""
+    if event.spec.imported:
+        return RuleViolation(
+            _("An imported event has no tables: its results came from the club's records."),
+            code="draw_imported",
+        )
     if event.spec.plain_draw == "never":
         return RuleViolation(
             _("Head-to-head rounds are paired under Rounds, not drawn."), code="draw_paired"
@@ -294,11 +300,19 @@ def club_public_players(*, club: Club) -> QuerySet[Player]:
         table__stage__event__published_at__isnull=False,
         table__stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
     )
+    # An imported result is an event played too (it has no seat).
+    imported = ImportedResult.objects.filter(event__club=club, event__published_at__isnull=False)
     players = club.players.filter(
-        public_records_filter(club=club), pk__in=seated.values("player_id")
+        public_records_filter(club=club),
+        Q(pk__in=seated.values("player_id")) | Q(pk__in=imported.values("player_id")),
     )
     events = Count("seats__table__stage__event", filter=public_seats, distinct=True)
-    return players.annotate(public_events=events).order_by("name", "pk")
+    imported_events = Count(
+        "imported_results__event",
+        filter=Q(imported_results__event__published_at__isnull=False),
+        distinct=True,
+    )
+    return players.annotate(public_events=events + imported_events).order_by("name", "pk")
 
 
 # -- late arrivals ------------------------------------------------------------------------------

@@ -138,6 +138,13 @@ def registration_add(*, event: Event, player: Player, checked_in: bool = False) 
     """Register a player; after the draw a newcomer counts as late. Re-registering revives."""
     if player.club_id != event.club_id:
         raise ValueError("a player registers only for its own club's events")
+    if event.spec.imported:
+        raise RuleViolation(
+            _(
+                "An imported event takes no registrations: its results came from the club's records."
+            ),
+            code="registration_imported",
+        )
     now = timezone.now()
     late = event.stages.exists()
     registration, created = Registration.objects.get_or_create(

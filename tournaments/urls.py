@@ -5,6 +5,7 @@ from django.urls import path
 from tournaments import (
     club_views,
     event_views,
+    history_views,
     joining_views,
     roster_views,
     season_views,
@@ -65,6 +66,16 @@ urlpatterns = [
     path("clubs/<slug:slug>/settings/", club_views.club_settings, name="club_settings"),
     path("clubs/<slug:slug>/recount/", views.club_stats_refresh, name="club_stats_refresh"),
     path("clubs/<slug:slug>/events/new/", event_views.event_new, name="event_new"),
+    path(
+        "clubs/<slug:slug>/history/import/",
+        history_views.history_import_view,
+        name="history_import",
+    ),
+    path(
+        "clubs/<slug:slug>/history/import/confirm/",
+        history_views.history_import_confirm,
+        name="history_import_confirm",
+    ),
     path("clubs/<slug:slug>/seasons/new/", season_views.season_edit, name="season_new"),
     path(
         "clubs/<slug:slug>/seasons/<int:season_id>/edit/",

@@ -112,6 +112,7 @@ def test_the_crawl_reaches_every_kind_of_page_and_file(crawled):
         ("director", "event_tables"),
         ("director", "club_players"),
         ("director", "player_new"),
+        ("director", "history_import"),
         ("director", "account"),
         ("anonymous", "account_signup"),
         ("director", "club_start"),

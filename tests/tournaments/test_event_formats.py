@@ -77,7 +77,8 @@ def test_each_specs_fields_partials_and_words_exist(spec):
 def test_capabilities_name_the_formats_that_have_them():
     assert format_ids(corrects_closed_stages=True) == [EventFormat.CHAMPIONSHIP]
     assert format_ids(paired=True) == [EventFormat.ROUND_ROBIN, EventFormat.SWISS]
-    assert format_ids(one_stage=True) == [EventFormat.NIGHT]
+    assert format_ids(one_stage=True) == [EventFormat.NIGHT, EventFormat.IMPORTED]
+    assert format_ids(imported=True) == [EventFormat.IMPORTED]
 
 
 def _changed(field):
