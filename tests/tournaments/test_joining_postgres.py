@@ -73,6 +73,9 @@ def test_a_second_use_of_one_link_waits_then_is_refused(first):
         holder.join(timeout=30)
         other.join(timeout=30)
     assert isinstance(outcome["second"], RuleViolation), outcome
-    assert outcome["second"].code == {"accept": "invitation_accepted", "revoke": "invitation_revoked"}[first]
+    assert (
+        outcome["second"].code
+        == {"accept": "invitation_accepted", "revoke": "invitation_revoked"}[first]
+    )
     assert not Membership.objects.filter(user=two).exists()
     assert Membership.objects.filter(user=one).exists() == (first == "accept")
