@@ -86,7 +86,10 @@ class InvitationForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         cast(forms.ChoiceField, self.fields["role"]).choices = [(r.value, r.label) for r in roles]
-        cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
+        if players.exists():
+            cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
+        else:  # a new club has no players to hand over: no empty list to puzzle over
+            del self.fields["player"]
         self.fields["email"].widget.attrs.update(autocomplete="off", autocapitalize="none")
 
 

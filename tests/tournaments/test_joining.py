@@ -79,6 +79,7 @@ def test_starting_a_club_makes_its_owner_and_records_it(user_factory):
         Role.OWNER,
     )
     assert Player.objects.filter(club=club, user=person).exists()
+    assert club.member_count == 1
 
 
 def test_a_taken_or_reserved_address_is_refused(club, user_factory):
@@ -267,6 +268,12 @@ def test_a_revoked_invitation_is_not_mailed_late(club, director):
 # --- pages -------------------------------------------------------------------------------
 
 
+def test_a_new_club_is_not_offered_an_empty_player_list(client, club, director):
+    client.force_login(director)
+    page = client.get(reverse("invitation_new", args=[club.slug])).content.decode()
+    assert 'name="player"' not in page
+
+
 def test_start_a_club_page(client, user_factory):
     person = user_factory(username="aino")
     client.force_login(person)
@@ -362,6 +369,7 @@ def test_a_director_sends_an_invitation_from_the_page(
     ],
 )
 def test_bad_invitations_are_refused_on_the_page(client, club, director, data):
+    Player.objects.create(club=club, name="Someone")  # the player list is offered
     client.force_login(director)
     page = client.post(reverse("invitation_new", args=[club.slug]), data)
     assert page.status_code == 200 and 'class="error"' in page.content.decode()
