@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
+from demo.invitations import demo_invitations
 from rules import RuleViolation
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments import tasks as tournament_tasks
@@ -518,3 +519,13 @@ def test_the_roles_page_links_to_invitations(client, club, owner):
     client.force_login(owner)
     page = client.get(reverse("club_roles", args=[club.slug])).content.decode()
     assert reverse("invitation_new", args=[club.slug]) in page
+
+
+def test_the_demo_shows_each_state_and_loads_twice_the_same(club, user_factory):
+    user_factory(username="director")
+    Player.objects.create(club=club, name="Roster Only")
+    demo_invitations(club)
+    demo_invitations(club)
+    states = sorted(i.status for i in Invitation.objects.filter(club=club))
+    assert states == [InvitationStatus.PENDING, InvitationStatus.PENDING, InvitationStatus.REVOKED]
+    assert Invitation.objects.filter(club=club, player__name="Roster Only").exists()
