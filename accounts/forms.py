@@ -9,8 +9,8 @@ from typing import Any
 from allauth.core import ratelimit as allauth_ratelimit
 from django import forms
 from django.conf import settings
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.contrib.auth.models import User
 from django.core.validators import MaxLengthValidator
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
@@ -71,7 +71,7 @@ class SignInForm(AuthenticationForm):
         field = self.fields["username"]
         field.validators.append(MaxLengthValidator(getattr(field, "max_length", None) or 150))
 
-    def confirm_login_allowed(self, user: AbstractBaseUser) -> None:
+    def confirm_login_allowed(self, user: User) -> None:
         """A person who signed up may sign in once their address is verified (accounts made
         in the admin or the demo have no address record and are let in as before). The
         link is mailed again, at most once every few minutes (allauth's `confirm_email`

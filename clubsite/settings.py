@@ -167,8 +167,6 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_CONFIRMATION_EXPIRE_DAYS = 3
 ACCOUNT_CONFIRM_EMAIL_ON_GET = False  # a mail scanner opening the link must not verify it
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "Lappu: "
-ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 ACCOUNT_SIGNUP_REDIRECT_URL = "home"
 # allauth's own limits (per client address as accounts.adapter reads it, behind proxies
 # too), on top of the site's `signup` scope in core.ratelimit on the sign-up POST.

@@ -14,6 +14,7 @@ from django.http import HttpRequest
 from core.i18n import violation_text
 from rules import RuleViolation
 from tournaments.models import (
+    DEFAULT_TIME_ZONE,
     Club,
     Erasure,
     Event,
@@ -31,6 +32,7 @@ from tournaments.models import (
     Stage,
     Table,
     TieBreak,
+    time_zone_choices,
 )
 from tournaments.services import (
     membership_add,
@@ -99,6 +101,16 @@ class ClubAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     readonly_fields = ["member_count", "stats_refreshed_at", "created_at"]
     inlines = [MembershipInline]
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "time_zone":  # a list to pick from, as on the settings page
+            return forms.ChoiceField(
+                choices=time_zone_choices,
+                initial=DEFAULT_TIME_ZONE,
+                label=db_field.verbose_name,
+                help_text=db_field.help_text,
+            )
+        return super().formfield_for_dbfield(db_field, request, **kwargs)
 
     def save_formset(
         self, request: HttpRequest, form: forms.ModelForm, formset: Any, change: bool

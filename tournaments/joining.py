@@ -26,7 +26,7 @@ from tournaments.models import (
     Role,
 )
 from tournaments.permissions import club_role
-from tournaments.services import membership_add, membership_role_set
+from tournaments.services import club_stats_refresh, membership_add, membership_role_set
 from tournaments.tasks import invitation_mail_task
 
 # Addresses of the site's own under clubs/ (clubs/new/ starts a club).
@@ -77,6 +77,8 @@ def club_create(
         )
     club = Club.objects.create(name=name, slug=slug, language=language, time_zone=time_zone)
     membership_add(club=club, user=by, role=Role.OWNER, by=by)
+    club_stats_refresh(club_id=club.pk)  # its page says "1 member", not "0"
+    club.refresh_from_db()
     return club
 
 
@@ -178,6 +180,7 @@ def invitation_accept(
     membership = Membership.objects.filter(club=club, user=user).first()
     if membership is None:
         membership = membership_add(club=club, user=user, role=role, by=invitation.created_by)
+        club_stats_refresh(club_id=club.pk)  # one count query, the page counts them at once
     elif ROLE_RANK[role] > ROLE_RANK[Role(membership.role)]:
         membership = membership_role_set(membership=membership, role=role, by=invitation.created_by)
     invitation.accepted_at, invitation.accepted_by = now, user

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -85,8 +85,11 @@ class InvitationForm(forms.Form):
         self, *args: Any, roles: list[Role], players: QuerySet[Player], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["role"].choices = [(r.value, r.label) for r in roles]
-        self.fields["player"].queryset = players
+        cast(forms.ChoiceField, self.fields["role"]).choices = [(r.value, r.label) for r in roles]
+        if players.exists():
+            cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
+        else:  # a new club has no players to hand over: no empty list to puzzle over
+            del self.fields["player"]
         self.fields["email"].widget.attrs.update(autocomplete="off", autocapitalize="none")
 
 
@@ -98,7 +101,7 @@ class PlayerPickForm(forms.Form):
 
     def __init__(self, *args: Any, players: QuerySet[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = players
+        cast(forms.ModelChoiceField, self.fields["player"]).queryset = players
 
     @property
     def chosen(self) -> Player | None:

@@ -11,7 +11,8 @@ import re
 from django.conf import settings
 from django.core import mail
 
-from tests.e2e.conftest import shoot_widths
+from demo.loader import demo_load
+from tests.e2e.conftest import shoot_widths, sign_in
 from tournaments.models import Club, Invitation, Membership, Role
 
 # Thirty characters, accented, as a real club's name may be.
@@ -105,3 +106,15 @@ def test_a_new_person_starts_a_club_and_invites_a_director(live_server, phone, b
     phone.get_by_role("button", name="Revoke").click()
     phone.wait_for_url(f"**/clubs/{club.slug}/invitations/")
     assert Invitation.objects.get(email="kaija@club.example").revoked_at is not None
+
+
+def test_the_demo_clubs_invitations_in_each_state(live_server, phone):
+    club = demo_load()
+    sign_in(phone, live_server.url, "director", "director")
+    phone.goto(f"{live_server.url}/clubs/{club.slug}/invitations/")
+    for email in ("newcomer@demo.lappu.example", "changed-mind@demo.lappu.example"):
+        assert phone.get_by_role("cell", name=email, exact=True).is_visible()
+    shoot_widths(phone, "club-start-demo-invitations")
+    phone.goto(f"{live_server.url}/clubs/{club.slug}/settings/")
+    assert phone.locator("#id_time_zone").input_value() == "Europe/Helsinki"
+    shoot_widths(phone, "club-start-settings")

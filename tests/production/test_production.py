@@ -355,7 +355,8 @@ def test_a_sign_up_mail_verifies_behind_the_proxy_and_the_account_starts_a_club(
         {"username": "lane-signup", "email": "signup@lane.invalid",
          "password1": password, "password2": password},
     )  # fmt: skip
-    assert done.status == 302 and done.headers["Location"].endswith("/accounts/confirm-email/")
+    assert done.status == 302, done.text
+    assert done.headers["Location"].endswith("/accounts/confirm-email/")
     mail = _new_mail(stack, before)
     link = re.search(re.escape(stack.env["SITE_URL"]) + r"(/accounts/confirm-email/\S+/)", mail)
     assert link, mail

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
+from demo.invitations import demo_invitations
 from rules import RuleViolation
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments import tasks as tournament_tasks
@@ -79,6 +80,7 @@ def test_starting_a_club_makes_its_owner_and_records_it(user_factory):
         Role.OWNER,
     )
     assert Player.objects.filter(club=club, user=person).exists()
+    assert club.member_count == 1
 
 
 def test_a_taken_or_reserved_address_is_refused(club, user_factory):
@@ -267,6 +269,12 @@ def test_a_revoked_invitation_is_not_mailed_late(club, director):
 # --- pages -------------------------------------------------------------------------------
 
 
+def test_a_new_club_is_not_offered_an_empty_player_list(client, club, director):
+    client.force_login(director)
+    page = client.get(reverse("invitation_new", args=[club.slug])).content.decode()
+    assert 'name="player"' not in page
+
+
 def test_start_a_club_page(client, user_factory):
     person = user_factory(username="aino")
     client.force_login(person)
@@ -362,6 +370,7 @@ def test_a_director_sends_an_invitation_from_the_page(
     ],
 )
 def test_bad_invitations_are_refused_on_the_page(client, club, director, data):
+    Player.objects.create(club=club, name="Someone")  # the player list is offered
     client.force_login(director)
     page = client.post(reverse("invitation_new", args=[club.slug]), data)
     assert page.status_code == 200 and 'class="error"' in page.content.decode()
@@ -510,3 +519,13 @@ def test_the_roles_page_links_to_invitations(client, club, owner):
     client.force_login(owner)
     page = client.get(reverse("club_roles", args=[club.slug])).content.decode()
     assert reverse("invitation_new", args=[club.slug]) in page
+
+
+def test_the_demo_shows_each_state_and_loads_twice_the_same(club, user_factory):
+    user_factory(username="director")
+    Player.objects.create(club=club, name="Roster Only")
+    demo_invitations(club)
+    demo_invitations(club)
+    states = sorted(i.status for i in Invitation.objects.filter(club=club))
+    assert states == [InvitationStatus.PENDING, InvitationStatus.PENDING, InvitationStatus.REVOKED]
+    assert Invitation.objects.filter(club=club, player__name="Roster Only").exists()

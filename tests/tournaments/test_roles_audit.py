@@ -428,6 +428,7 @@ def _club_admin_post(club: Club, rows: list[dict[str, object]], extra: list[dict
         "slug": club.slug,
         "description": club.description,
         "language": club.language,
+        "time_zone": club.time_zone,
         "memberships-TOTAL_FORMS": len(rows) + len(extra),
         "memberships-INITIAL_FORMS": len(rows),
         "memberships-MIN_NUM_FORMS": 0,
