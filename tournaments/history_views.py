@@ -4,6 +4,7 @@ confirm (tournaments.history does the work)."""
 from __future__ import annotations
 
 import io
+import logging
 import secrets
 
 from django.contrib import messages
@@ -12,6 +13,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_POST
 
 from core.i18n import violation_text
@@ -21,6 +23,8 @@ from tournaments.history_forms import HistoryConfirmForm, HistoryUploadForm
 from tournaments.models import Club, Role
 from tournaments.permissions import get_club_for
 from tournaments.spreadsheet import SpreadsheetError
+
+log = logging.getLogger(__name__)
 
 # How long a previewed file waits for the director's confirmation.
 PREVIEW_SECONDS = 60 * 60
@@ -47,9 +51,37 @@ def history_import_view(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error("file", violation_text(error))
         else:
             token = secrets.token_urlsafe(24)
-            cache.set(_kept(club, token), data, PREVIEW_SECONDS)
-            context["confirm_form"] = HistoryConfirmForm(initial={"token": token})
+            if _keep(_kept(club, token), data):
+                context["confirm_form"] = HistoryConfirmForm(initial={"token": token})
+            else:
+                context["preview"] = None
+                form.add_error("file", _(CACHE_DOWN))
     return render(request, TEMPLATE, context)
+
+
+# The previewed file waits in the cache (Redis when deployed); with the cache away, the page
+# says so instead of failing, and nothing is imported.
+CACHE_DOWN = gettext_noop("The preview cannot be kept just now: upload the file again in a minute.")
+
+
+def _keep(key: str, data: bytes) -> bool:
+    try:
+        cache.set(key, data, PREVIEW_SECONDS)
+    except Exception:
+        log.warning("history import: the cache cannot be reached", exc_info=True)
+        return False
+    return True
+
+
+def _kept_file(key: str) -> bytes | None:
+    """The previewed file, taken (a second confirm finds nothing: one import per preview)."""
+    try:
+        data = cache.get(key)
+        cache.delete(key)
+    except Exception:
+        log.warning("history import: the cache cannot be reached", exc_info=True)
+        return None
+    return data
 
 
 @login_required
@@ -58,11 +90,10 @@ def history_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     """Import the previewed file: all of it in one transaction, or nothing."""
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
     form = HistoryConfirmForm(request.POST)
-    data = cache.get(_kept(club, form.data.get("token", ""))) if form.is_valid() else None
+    data = _kept_file(_kept(club, form.cleaned_data["token"])) if form.is_valid() else None
     if data is None:
         messages.error(request, _("The preview has expired: upload the file again."))
         return redirect("history_import", slug=slug)
-    cache.delete(_kept(club, form.cleaned_data["token"]))
     try:
         done = history_import(club=club, upload=io.BytesIO(data))
     except RuleViolation as error:
