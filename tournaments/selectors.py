@@ -81,7 +81,10 @@ def registerable_players(
     """
     registered = Registration.objects.filter(event=event)
     taken = registered.exclude(status=RegistrationStatus.WITHDRAWN)
-    players = Player.objects.filter(club=event.club).exclude(pk__in=taken.values("player_id"))
+    # A player merged into another is that other player now (tournaments.merge).
+    players = Player.objects.filter(club=event.club, merged_into__isnull=True).exclude(
+        pk__in=taken.values("player_id")
+    )
     if not past_guests:
         players = players.filter(Q(guest=False) | Q(pk__in=registered.values("player_id")))
     if search:
@@ -92,7 +95,11 @@ def registerable_players(
 def past_guest_count(*, event: Event) -> int:
     """How many guests of other events the picker leaves out until asked."""
     registered = Registration.objects.filter(event=event).values("player_id")
-    return Player.objects.filter(club=event.club, guest=True).exclude(pk__in=registered).count()
+    return (
+        Player.objects.filter(club=event.club, guest=True, merged_into__isnull=True)
+        .exclude(pk__in=registered)
+        .count()
+    )
 
 
 @dataclass
@@ -280,7 +287,7 @@ def club_public_players(*, club: Club) -> QuerySet[Player]:
         table__stage__event__published_at__isnull=False,
         table__stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
     )
-    players = club.players.filter(pk__in=seated.values("player_id"))
+    players = club.players.filter(pk__in=seated.values("player_id"), merged_into__isnull=True)
     if not club.publish_guest_pages:
         players = players.filter(guest=False)
     events = Count("seats__table__stage__event", filter=public_seats, distinct=True)

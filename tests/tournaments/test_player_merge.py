@@ -1,0 +1,327 @@
+"""Merging two players who are one person: every reference moves, the standings and league
+table follow, refusals leave everything as it was, and an undo puts back exactly what moved."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from formats.championship import championship_bracket, championship_stage_close, tie_break_record
+from leagues.services import league_recompute, season_league
+from rules import RuleViolation
+from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.formats.test_championship import (
+    championship,
+    play,
+    seated,
+    tied_scheme,
+    winner_scheme,
+)
+from tests.leagues.league_helpers import night, players_of, season_of
+from tournaments.merge import (
+    json_player_swap,
+    merge_candidates,
+    merge_refusal,
+    merge_undo_refusal,
+    player_merge,
+    player_merge_undo,
+)
+from tournaments.models import (
+    Event,
+    Player,
+    PlayerMerge,
+    Registration,
+    Role,
+    Season,
+    Seat,
+    Stage,
+    TieBreak,
+)
+from tournaments.selectors import club_public_players, registerable_players
+from tournaments.services import stage_confirm
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot(*players: Player) -> dict[str, Any]:
+    """Every row a merge may touch, as plain values."""
+    ids = [player.pk for player in players]
+    return {
+        "players": list(
+            Player.objects.filter(pk__in=ids)
+            .order_by("pk")
+            .values("pk", "user_id", "guest", "merged_into_id")
+        ),
+        "registrations": list(Registration.objects.order_by("pk").values_list("pk", "player_id")),
+        "seats": list(Seat.objects.order_by("pk").values_list("pk", "player_id")),
+        "stages": list(Stage.objects.order_by("pk").values_list("pk", "format", "outcome")),
+        "ties": list(TieBreak.objects.order_by("pk").values_list("pk", "order")),
+    }
+
+
+def league_rows(season: Season) -> list[tuple[int, str, int | None, float, int]]:
+    """The table as recomputed now (a page within the grace shows the stored one)."""
+    season = league_recompute(season_id=season.pk)
+    return [
+        (row.player_id, row.name, row.place, row.points, row.events)
+        for row in season_league(season=season).rows
+    ]
+
+
+def ranking(event: Event) -> list[tuple[int, str]]:
+    return [(row.player, row.label) for row in championship_bracket(event=event).ranking]
+
+
+@pytest.fixture
+def world():
+    """A championship with a director's tie-break and two closed stages, then a club night,
+    both in a season that ranks players with two events: "Olli Uusi" played the
+    championship, and was typed in again as a guest at the night."""
+    club = ClubFactory()
+    season = season_of(club)
+    Season.objects.filter(pk=season.pk).update(league_scheme={"min_events": 2})
+    event, stage, director = championship(9, club=club)
+    Event.objects.filter(pk=event.pk).update(season=season)
+    tables = list(stage.tables.order_by("number"))
+    play(tables[0], tied_scheme(3))
+    for table in tables[1:]:
+        play(table, winner_scheme(3, winner=2))
+    a, b, _c = seated(tables[0])
+    tie_break_record(table=tables[0], method="card_draw", order=[b, a], note="", by=director)
+    final = championship_stage_close(stage=stage, by=director, seed=5)
+    stage_confirm(stage=final)
+    (table,) = final.tables.all()
+    play(table, winner_scheme(3, winner=1))
+    championship_stage_close(stage=final, by=director)
+    olli = Player.objects.get(pk=b)  # won the tie, played the final
+    Player.objects.filter(pk=olli.pk).update(name="Olli Uusi")
+    olli.refresh_from_db()
+    others = players_of(club, "Aino", "Eero")
+    guest = Player.objects.create(club=club, name="Olli  Uusi", guest=True)
+    evening = night(season, [guest, *others], day=20)
+    event.refresh_from_db()
+    return {
+        "club": club,
+        "season": season,
+        "director": director,
+        "championship": event,
+        "night": evening,
+        "olli": olli,
+        "guest": guest,
+    }
+
+
+def test_a_merge_moves_every_reference_and_the_league_shows_one_ranked_player(world):
+    olli, guest, director = world["olli"], world["guest"], world["director"]
+    season, event = world["season"], world["championship"]
+    before_league = league_rows(season)
+    named = [row for row in before_league if row[1].replace("  ", " ") == "Olli Uusi"]
+    assert len(named) == 2 and all(place is None for _p, _n, place, _pt, _e in named)
+    before_ranking = ranking(event)
+    assert any(olli.pk in tie.order for tie in TieBreak.objects.all())
+
+    merge = player_merge(kept=guest, merged=olli, by=director, confirmed=True)
+
+    assert not Registration.objects.filter(player=olli).exists()
+    assert not Seat.objects.filter(player=olli).exists()
+    assert all(olli.pk not in tie.order for tie in TieBreak.objects.all())
+    assert any(guest.pk in tie.order for tie in TieBreak.objects.all())
+    for stage in Stage.objects.filter(event=event):
+        assert json_player_swap(stage.outcome, old=olli.pk, new=-1, name="") == stage.outcome
+    closed = Stage.objects.get(event=event, number=1).outcome
+    assert any(row["player"] == guest.pk for row in closed["advancers"])
+    assert {row["name"] for row in closed["advancers"] if row["player"] == guest.pk} == {
+        "Olli  Uusi"
+    }
+    # The championship's standings: the same places, the kept player where Olli was.
+    assert ranking(event) == [
+        (guest.pk if player == olli.pk else player, label) for player, label in before_ranking
+    ]
+    olli.refresh_from_db()
+    assert olli.merged_into_id == guest.pk
+    assert set(merge.moved["registrations"]) and set(merge.moved["seats"])
+    assert merge.moved["tie_breaks"] and merge.moved["stages"]
+    # Marked out of date by the merge, then one ranked row of two events where there
+    # were two unranked rows.
+    assert Season.objects.get(pk=season.pk).league_stale_since is not None
+    after = league_rows(season)
+    mine = [row for row in after if row[0] in (olli.pk, guest.pk)]
+    assert len(mine) == 1 and mine[0][0] == guest.pk
+    assert mine[0][2] is not None and mine[0][4] == 2
+    assert len(after) == len(before_league) - 1
+    # Hidden from the picker and the public list; the kept player remains.
+    assert olli not in club_public_players(club=world["club"])
+    assert guest in club_public_players(club=world["club"])
+    assert olli not in registerable_players(event=world["night"], past_guests=True)
+
+
+def test_undo_puts_back_exactly_what_moved(world):
+    olli, guest, director = world["olli"], world["guest"], world["director"]
+    season, event = world["season"], world["championship"]
+    before = snapshot(olli, guest)
+    before_league = league_rows(season)
+    before_ranking = ranking(event)
+    merge = player_merge(kept=guest, merged=olli, by=director, confirmed=True)
+    assert snapshot(olli, guest) != before
+    assert merge_undo_refusal(merge=merge) is None
+
+    player_merge_undo(merge=merge, by=director, confirmed=True)
+
+    assert snapshot(olli, guest) == before
+    assert ranking(event) == before_ranking
+    assert league_rows(season) == before_league
+    merge.refresh_from_db()
+    assert merge.undone_at is not None and merge.undone_by == director
+    assert merge_undo_refusal(merge=merge).code == "undone"
+
+
+def test_the_account_moves_to_the_kept_player_and_back(world):
+    olli, guest, director = world["olli"], world["guest"], world["director"]
+    user = UserFactory()
+    Player.objects.filter(pk=olli.pk).update(user=user)
+    olli.refresh_from_db()
+    merge = player_merge(kept=guest, merged=olli, by=director, confirmed=True)
+    guest.refresh_from_db()
+    assert guest.user_id == user.pk and not guest.guest
+    assert Player.objects.get(pk=olli.pk).user_id is None
+    player_merge_undo(merge=merge, by=director, confirmed=True)
+    guest.refresh_from_db()
+    assert guest.user_id is None and guest.guest
+    assert Player.objects.get(pk=olli.pk).user_id == user.pk
+
+
+@pytest.mark.parametrize("case", ["accounts", "shared_event", "self", "unconfirmed", "member"])
+def test_a_refused_merge_leaves_everything_as_it_was(world, case):
+    olli, guest, director = world["olli"], world["guest"], world["director"]
+    kept, by, confirmed = guest, director, True
+    if case == "accounts":
+        Player.objects.filter(pk=olli.pk).update(user=UserFactory())
+        Player.objects.filter(pk=guest.pk).update(user=UserFactory())
+    elif case == "shared_event":
+        kept = Player.objects.filter(seats__table__stage__event=world["championship"]).exclude(
+            pk=olli.pk
+        )[0]
+    elif case == "self":
+        kept = olli
+    elif case == "unconfirmed":
+        confirmed = False
+    else:
+        by = MembershipFactory(club=world["club"], role=Role.SCORER).user
+    olli.refresh_from_db()
+    kept.refresh_from_db()
+    before = snapshot(olli, kept)
+    with pytest.raises(RuleViolation) as refused:
+        player_merge(kept=kept, merged=olli, by=by, confirmed=confirmed)
+    assert snapshot(olli, kept) == before
+    assert not PlayerMerge.objects.exists()
+    if case == "shared_event":
+        assert refused.value.code == "merge_shared_event"
+        assert refused.value.params["event"] == world["championship"].name
+
+
+def test_undo_is_refused_while_something_newer_depends_on_it(world):
+    olli, guest, director = world["olli"], world["guest"], world["director"]
+    merge = player_merge(kept=guest, merged=olli, by=director, confirmed=True)
+    third = Player.objects.create(club=world["club"], name="Olli Uusi 3", guest=True)
+    later = player_merge(kept=guest, merged=third, by=director, confirmed=True)
+    before = snapshot(olli, guest)
+    assert merge_undo_refusal(merge=merge).code == "later"
+    with pytest.raises(RuleViolation):
+        player_merge_undo(merge=merge, by=director, confirmed=True)
+    assert snapshot(olli, guest) == before
+    # Undoing the later one first frees the earlier.
+    player_merge_undo(merge=later, by=director, confirmed=True)
+    assert merge_undo_refusal(merge=merge) is None
+    # A moved seat that changed player since blocks the undo.
+    seat = Seat.objects.get(pk=merge.moved["seats"][0])
+    Seat.objects.filter(pk=seat.pk).update(player=third)
+    assert merge_undo_refusal(merge=merge).code == "changed"
+
+
+def test_undo_is_refused_when_the_kept_player_played_there_since(world):
+    olli, guest, director = world["olli"], world["guest"], world["director"]
+    event = world["championship"]
+    merge = player_merge(kept=guest, merged=olli, by=director, confirmed=True)
+    # A tie-break recorded since the merge names the kept player in an event that moved.
+    stage = Stage.objects.get(event=event, number=2)
+    TieBreak.objects.create(stage=stage, method="card_draw", order=[guest.pk, 1])
+    refusal = merge_undo_refusal(merge=merge)
+    assert refusal is not None and refusal.code == "changed"
+
+
+def test_look_alikes_are_offered_first(world):
+    olli = world["olli"]
+    alike, rest = merge_candidates(player=olli)
+    assert [player.pk for player in alike] == [world["guest"].pk]
+    assert olli not in rest and world["guest"] not in rest
+    assert merge_refusal(kept=world["guest"], merged=olli) is None
+
+
+def _nights(club, season, count: int) -> tuple[Player, Player]:
+    dup = Player.objects.create(club=club, name="Dup", guest=True)
+    kept = Player.objects.create(club=club, name="Kept")
+    others = players_of(club, *(f"Other {n}" for n in range(3)))
+    for day in range(count):
+        night(season, [dup, *others], day=day + 1, finish=False)
+    return kept, dup
+
+
+def test_the_merge_takes_the_same_queries_however_many_events(django_assert_max_num_queries):
+    counts = []
+    for events in (2, 6):
+        club = ClubFactory()
+        director = MembershipFactory(club=club, role=Role.DIRECTOR).user
+        kept, dup = _nights(club, season_of(club), events)
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as queries:
+            merge = player_merge(kept=kept, merged=dup, by=director, confirmed=True)
+        assert len(merge.moved["events"]) == events
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+    club = ClubFactory()
+    director = MembershipFactory(club=club, role=Role.DIRECTOR).user
+    kept, dup = _nights(club, season_of(club), 10)
+    with django_assert_max_num_queries(counts[0]):
+        player_merge(kept=kept, merged=dup, by=director, confirmed=True)
+
+
+def test_json_swap_reaches_every_player_key():
+    stored = {
+        "advancers": [
+            {"player": 5, "name": "Old", "replaces": [[5, "Old"]], "tie_break": {"order": [7, 5]}}
+        ],
+        "ranking": [[{"player": 5, "name": "Old"}, {"player": 6, "name": "X"}]],
+        "champion": 5,
+        "decisions": [{"seen": {"instead": [[5, "Old"]], "of": [[6, "X"]]}}],
+        "pairs": [[5, 6]],
+        "bye": 5,
+        "schedule": [{"pairs": [[6, 5]], "bye": None}],
+        "table": 5,
+    }
+    swapped = json_player_swap(stored, old=5, new=9, name="New")
+    assert swapped == {
+        "advancers": [
+            {"player": 9, "name": "New", "replaces": [[9, "New"]], "tie_break": {"order": [7, 9]}}
+        ],
+        "ranking": [[{"player": 9, "name": "New"}, {"player": 6, "name": "X"}]],
+        "champion": 9,
+        "decisions": [{"seen": {"instead": [[9, "New"]], "of": [[6, "X"]]}}],
+        "pairs": [[9, 6]],
+        "bye": 9,
+        "schedule": [{"pairs": [[6, 9]], "bye": None}],
+        "table": 5,
+    }
+    assert stored["champion"] == 5  # the stored value is left as it was
+
+
+def test_a_merged_players_record_page_leads_to_the_kept_one(world, client):
+    olli, guest, director = world["olli"], world["guest"], world["director"]
+    player_merge(kept=guest, merged=olli, by=director, confirmed=True)
+    slug = world["club"].slug
+    response = client.get(f"/clubs/{slug}/players/{olli.pk}/")
+    assert response.status_code == 302 and response["Location"].endswith(f"/players/{guest.pk}/")
+    Event.objects.update(published_at=timezone.now())
