@@ -220,7 +220,7 @@ def club_merges(*, club: Club) -> QuerySet[PlayerMerge]:
     """The club's merges, newest first."""
     return (
         PlayerMerge.objects.filter(club=club)
-        .select_related("kept", "merged", "by", "undone_by")
+        .select_related("club", "kept", "merged", "by", "undone_by")
         .order_by("-at", "-pk")
     )
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments import club_views, event_views, season_views, views
+from tournaments import club_views, event_views, merge_views, season_views, views
 
 event = "clubs/<slug:slug>/events/<int:event_id>/"
 
@@ -25,6 +25,17 @@ urlpatterns = [
         name="club_events_export",
     ),
     path("clubs/<slug:slug>/settings/", club_views.club_settings, name="club_settings"),
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/merge/",
+        merge_views.player_merge_page,
+        name="player_merge",
+    ),
+    path("clubs/<slug:slug>/merges/", merge_views.player_merges, name="player_merges"),
+    path(
+        "clubs/<slug:slug>/merges/<int:merge_id>/undo/",
+        merge_views.player_merge_undo_view,
+        name="player_merge_undo",
+    ),
     path("clubs/<slug:slug>/recount/", views.club_stats_refresh, name="club_stats_refresh"),
     path("clubs/<slug:slug>/events/new/", event_views.event_new, name="event_new"),
     path("clubs/<slug:slug>/seasons/new/", season_views.season_edit, name="season_new"),

@@ -325,3 +325,114 @@ def test_a_merged_players_record_page_leads_to_the_kept_one(world, client):
     response = client.get(f"/clubs/{slug}/players/{olli.pk}/")
     assert response.status_code == 302 and response["Location"].endswith(f"/players/{guest.pk}/")
     Event.objects.update(published_at=timezone.now())
+
+
+# -- the pages ---------------------------------------------------------------------------------
+
+
+def test_a_director_previews_confirms_merges_and_undoes_on_the_pages(world, client):
+    olli, guest, director = world["olli"], world["guest"], world["director"]
+    slug = world["club"].slug
+    client.force_login(director)
+    page = client.get(f"/clubs/{slug}/players/{guest.pk}/merge/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    # The look-alike is offered first, in its own group.
+    assert (
+        html.index(f'value="{olli.pk}"') < html.index('value="', html.index("optgroup") + 1) + 200
+    )
+    preview = client.get(f"/clubs/{slug}/players/{guest.pk}/merge/?other={olli.pk}")
+    assert world["championship"].name in preview.content.decode()
+    asked = client.post(f"/clubs/{slug}/players/{guest.pk}/merge/", {"other": olli.pk})
+    assert asked.status_code == 200 and b'name="confirm"' in asked.content
+    assert not PlayerMerge.objects.exists()
+    done = client.post(
+        f"/clubs/{slug}/players/{guest.pk}/merge/", {"other": olli.pk, "confirm": "yes"}
+    )
+    assert done.status_code == 302 and done["Location"].endswith(f"/clubs/{slug}/merges/")
+    merge = PlayerMerge.objects.get()
+    listing = client.get(f"/clubs/{slug}/merges/")
+    assert listing.status_code == 200 and b"player_merge_undo" not in listing.content
+    assert f"/merges/{merge.pk}/undo/".encode() in listing.content
+    undo = client.post(f"/clubs/{slug}/merges/{merge.pk}/undo/")
+    assert undo.status_code == 200 and b'name="confirm"' in undo.content
+    client.post(f"/clubs/{slug}/merges/{merge.pk}/undo/", {"confirm": "yes"})
+    merge.refresh_from_db()
+    assert merge.undone_at is not None
+
+
+def test_a_refused_merge_says_why_on_the_page(world, client):
+    olli, director = world["olli"], world["director"]
+    slug = world["club"].slug
+    rival = Player.objects.filter(seats__table__stage__event=world["championship"]).exclude(
+        pk=olli.pk
+    )[0]
+    client.force_login(director)
+    preview = client.get(f"/clubs/{slug}/players/{rival.pk}/merge/?other={olli.pk}")
+    assert world["championship"].name in preview.content.decode()
+    assert b'role="alert"' in preview.content
+    posted = client.post(
+        f"/clubs/{slug}/players/{rival.pk}/merge/", {"other": olli.pk, "confirm": "yes"}
+    )
+    assert posted.status_code == 302
+    assert not PlayerMerge.objects.exists()
+
+
+@pytest.mark.parametrize("role", [None, Role.MEMBER, Role.SCORER])
+def test_only_directors_reach_the_merge_pages(world, client, role):
+    user = UserFactory()
+    if role is not None:
+        MembershipFactory(club=world["club"], user=user, role=role)
+    client.force_login(user)
+    slug, guest, olli = world["club"].slug, world["guest"], world["olli"]
+    assert client.get(f"/clubs/{slug}/merges/").status_code == 403
+    assert client.get(f"/clubs/{slug}/players/{guest.pk}/merge/").status_code == 403
+    response = client.post(
+        f"/clubs/{slug}/players/{guest.pk}/merge/", {"other": olli.pk, "confirm": "yes"}
+    )
+    assert response.status_code == 403
+    assert not PlayerMerge.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["?other=999999", "?other=abc", "?other=", "?q=%00", "?other=-1&q=" + "x" * 500],
+)
+def test_bad_input_on_the_merge_page_is_no_server_error(world, client, query):
+    client.force_login(world["director"])
+    slug, guest = world["club"].slug, world["guest"]
+    # A NUL is refused by the site's middleware (400) before the page: never a 500.
+    assert client.get(f"/clubs/{slug}/players/{guest.pk}/merge/{query}").status_code in (200, 400)
+    assert (
+        client.post(f"/clubs/{slug}/players/{guest.pk}/merge/", {"other": "x"}).status_code == 302
+    )
+    assert client.get(f"/clubs/{slug}/players/999999/merge/").status_code == 404
+    assert client.post(f"/clubs/{slug}/merges/999999/undo/").status_code == 404
+    assert client.get(f"/clubs/{slug}/merges/?keep=abc&page=zz").status_code == 200
+    assert client.get(f"/clubs/{slug}/merges/?keep={guest.pk}").status_code == 302
+
+
+def test_the_merges_page_takes_the_same_queries_however_many_merges(
+    world, client, django_assert_max_num_queries
+):
+    director, club = world["director"], world["club"]
+    client.force_login(director)
+
+    others = players_of(club, "Third", "Fourth")
+
+    def merges(count: int) -> None:
+        for n in range(count):
+            kept = Player.objects.create(club=club, name=f"Keep {n}")
+            dup = Player.objects.create(club=club, name=f"Keep {n}", guest=True)
+            night(world["season"], [dup, *others], day=40 + n, finish=False)
+            player_merge(kept=kept, merged=dup, by=director, confirmed=True)
+
+    merges(2)
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as first:
+        assert client.get(f"/clubs/{club.slug}/merges/").status_code == 200
+    merges(6)
+    with django_assert_max_num_queries(len(first)):
+        assert client.get(f"/clubs/{club.slug}/merges/").status_code == 200
