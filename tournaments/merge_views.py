@@ -159,10 +159,14 @@ class MergeTable(BaseTable):
         return str(value.get_full_name() or value.get_username())
 
 
+class _PlayerChoice(forms.ModelChoiceField):
+    # Two players of one name are told apart by "(guest)" and their number.
+    def label_from_instance(self, obj: Any) -> str:
+        return _choice(obj)[1]
+
+
 class KeepForm(forms.Form):
-    keep = forms.ModelChoiceField(
-        label=gettext_lazy("Player to keep"), queryset=Player.objects.none()
-    )
+    keep = _PlayerChoice(label=gettext_lazy("Player to keep"), queryset=Player.objects.none())
 
     def __init__(self, *args: Any, club: Club, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
