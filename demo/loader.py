@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from demo.merges import demo_merges
 from formats.championship import (
     championship_close_state,
     championship_stage_close,
@@ -91,6 +92,7 @@ def demo_load() -> Club:
     demo_swiss(club)
     demo_season(club)
     demo_private_event(club)
+    demo_merges(club)
     return club
 
 
