@@ -25,7 +25,7 @@ and neither ever deadlocks; a new registration or seat of either player waits fo
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,7 +147,7 @@ def _shared_events(kept: Player, merged: Player) -> list[Event]:
     return list(_events_of([kept.pk]).filter(pk__in=theirs).distinct().order_by("date", "pk"))
 
 
-def _no(template: str, code: str, **params: object) -> RuleViolation:
+def _no(template: str, code: str, **params: str) -> RuleViolation:
     return RuleViolation(template, code=code, **params)
 
 
@@ -282,7 +282,7 @@ def _undo_refusal(
     names: dict[int, str],
     stages: dict[int, tuple[int, dict[str, Any]]],
     ties: dict[int, tuple[int, Any]],
-    users: dict[int, int | None],
+    users: Mapping[int, int | None],
 ) -> RuleViolation | None:
     if merge.undone_at is not None:
         return _no(_("This merge has been undone already."), "undone")
