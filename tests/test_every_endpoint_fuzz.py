@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from printing.models import PrintJob
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import seated_event
-from tournaments.models import Event, Role, Season
+from tournaments.merge import player_merge
+from tournaments.models import Event, Player, Role, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -75,6 +76,10 @@ def site(django_db_setup, django_db_blocker):
         )
         Event.objects.filter(pk=event.pk).update(season=season)
         job = PrintJob.objects.create(event=event, kind="table_sheets")
+        duplicate = Player.objects.create(club=event.club, name="Duplicate", guest=True)
+        merge = player_merge(
+            kept=registration.player, merged=duplicate, by=director, confirmed=True
+        )
     values = {
         "slug": event.club.slug,
         "event_id": event.pk,
@@ -88,6 +93,7 @@ def site(django_db_setup, django_db_blocker):
         "player_id": registration.player_id,
         "season_id": season.pk,
         "job_id": job.pk,
+        "merge_id": merge.pk,
         # A reset link of the owner's (a real one and a stale one are both fuzzed by junk).
         "uidb64": urlsafe_base64_encode(force_bytes(owner.user.pk)),
         "token": default_token_generator.make_token(owner.user),
@@ -120,7 +126,7 @@ def test_every_named_address_is_fuzzed():
     # silently; this fails instead, so the fixture grows with the site.
     values = dict.fromkeys(["slug", "event_id", "table_id", "registration_id", "membership_id",
                             "number", "key", "task_id", "export_format", "player_id",
-                            "season_id", "job_id", "uidb64", "token"], 1)  # fmt: skip
+                            "season_id", "job_id", "uidb64", "token", "merge_id"], 1)  # fmt: skip
     missing = [name for name in ENDPOINTS if _address(name, values) is None]
     assert not missing, f"the fuzz fixture cannot fill: {missing}"
 

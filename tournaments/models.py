@@ -255,7 +255,7 @@ class Player(models.Model):
     # can be undone, but hidden from every list, picker, league table and record.
     merged_into = models.ForeignKey(
         "self",
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="merged_players",
@@ -643,11 +643,11 @@ class PlayerMerge(models.Model):
         Club, on_delete=models.CASCADE, related_name="player_merges", verbose_name=_("club")
     )
     kept = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="merges_kept", verbose_name=_("kept player")
+        Player, on_delete=models.RESTRICT, related_name="merges_kept", verbose_name=_("kept player")
     )
     merged = models.ForeignKey(
         Player,
-        on_delete=models.PROTECT,
+        on_delete=models.RESTRICT,
         related_name="merges_merged",
         verbose_name=_("merged player"),
     )

@@ -64,7 +64,7 @@ def test_a_director_merges_a_duplicate_and_the_league_shows_one_ranked_player(
     shoot_widths(phone, "player-merge-confirm")
     phone.get_by_role("button", name="Merge", exact=True).click()
     assert "Olli Uusi is now Olli Uusi." in phone.locator("body").inner_text()
-    assert PlayerMerge.objects.count() == 1
+    assert PlayerMerge.objects.filter(club=club).count() == 1
     shoot_widths(phone, "player-merges")
 
     phone.goto(league)

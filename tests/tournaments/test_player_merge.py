@@ -215,7 +215,7 @@ def test_a_refused_merge_leaves_everything_as_it_was(world, case):
     with pytest.raises(RuleViolation) as refused:
         player_merge(kept=kept, merged=olli, by=by, confirmed=confirmed)
     assert snapshot(olli, kept) == before
-    assert not PlayerMerge.objects.exists()
+    assert not PlayerMerge.objects.filter(club=world["club"]).exists()
     if case == "shared_event":
         assert refused.value.code == "merge_shared_event"
         assert refused.value.params["event"] == world["championship"].name
@@ -354,12 +354,12 @@ def test_a_director_previews_confirms_merges_and_undoes_on_the_pages(world, clie
     assert world["championship"].name in preview.content.decode()
     asked = client.post(f"/clubs/{slug}/players/{guest.pk}/merge/", {"other": olli.pk})
     assert asked.status_code == 200 and b'name="confirm"' in asked.content
-    assert not PlayerMerge.objects.exists()
+    assert not PlayerMerge.objects.filter(club=world["club"]).exists()
     done = client.post(
         f"/clubs/{slug}/players/{guest.pk}/merge/", {"other": olli.pk, "confirm": "yes"}
     )
     assert done.status_code == 302 and done["Location"].endswith(f"/clubs/{slug}/merges/")
-    merge = PlayerMerge.objects.get()
+    merge = PlayerMerge.objects.get(club=world["club"])
     listing = client.get(f"/clubs/{slug}/merges/")
     assert listing.status_code == 200 and b"player_merge_undo" not in listing.content
     assert f"/merges/{merge.pk}/undo/".encode() in listing.content
@@ -384,7 +384,7 @@ def test_a_refused_merge_says_why_on_the_page(world, client):
         f"/clubs/{slug}/players/{rival.pk}/merge/", {"other": olli.pk, "confirm": "yes"}
     )
     assert posted.status_code == 302
-    assert not PlayerMerge.objects.exists()
+    assert not PlayerMerge.objects.filter(club=world["club"]).exists()
 
 
 @pytest.mark.parametrize("role", [None, Role.MEMBER, Role.SCORER])
@@ -400,7 +400,7 @@ def test_only_directors_reach_the_merge_pages(world, client, role):
         f"/clubs/{slug}/players/{guest.pk}/merge/", {"other": olli.pk, "confirm": "yes"}
     )
     assert response.status_code == 403
-    assert not PlayerMerge.objects.exists()
+    assert not PlayerMerge.objects.filter(club=world["club"]).exists()
 
 
 @pytest.mark.parametrize(
