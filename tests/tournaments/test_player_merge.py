@@ -9,6 +9,8 @@ import pytest
 from django.utils import timezone
 
 from formats.championship import championship_bracket, championship_stage_close, tie_break_record
+from formats.headtohead import h2h_event_standings
+from formats.series import series_standings
 from leagues.services import league_recompute, season_league
 from rules import RuleViolation
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
@@ -19,6 +21,9 @@ from tests.formats.test_championship import (
     tied_scheme,
     winner_scheme,
 )
+from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of
+from tests.formats.test_headtohead import play as h2h_play
+from tests.formats.test_series import play_out, series_event
 from tests.leagues.league_helpers import night, players_of, season_of
 from tournaments.merge import (
     json_player_swap,
@@ -30,6 +35,7 @@ from tournaments.merge import (
 )
 from tournaments.models import (
     Event,
+    EventFormat,
     Player,
     PlayerMerge,
     Registration,
@@ -445,3 +451,49 @@ def test_the_merges_page_takes_the_same_queries_however_many_merges(
     merges(6)
     with django_assert_max_num_queries(len(first)):
         assert client.get(f"/clubs/{club.slug}/merges/").status_code == 200
+
+
+def test_a_round_robin_with_byes_and_a_series_keep_their_standings_through_a_merge():
+    """A head-to-head event keeps player ids in its stages' pairs, schedule and bye; a series
+    its rounds' seats: the merged player's place is the kept player's, nothing else moves."""
+    rr = h2h_event(players=5, format=EventFormat.ROUND_ROBIN, bye_wins=1, bye_points=0)
+    club = rr.club
+    director = MembershipFactory(club=club, role=Role.DIRECTOR).user
+    for _number in range(2):
+        stage = pair_and_confirm(rr, seed=3)
+        for table, pair in zip(stage.tables.order_by("number"), pairs_of(stage), strict=True):
+            h2h_play(table, min(pair))
+    bye = Stage.objects.get(event=rr, number=1).format["bye"]
+    dup = Player.objects.get(pk=bye)
+    kept = Player.objects.create(club=club, name="Kept Player")
+
+    def board() -> list[tuple[int, str, int, int]]:
+        rows = h2h_event_standings(event=rr).rows
+        return [(r.standing.player, r.place_label, r.standing.wins, r.standing.byes) for r in rows]
+
+    before = board()
+    merge = player_merge(kept=kept, merged=dup, by=director, confirmed=True)
+    assert board() == [(kept.pk if player == dup.pk else player, *rest) for player, *rest in before]
+    first = Stage.objects.get(event=rr, number=1).format
+    assert first["bye"] == kept.pk
+    assert all(dup.pk not in pair for entry in first["schedule"] for pair in entry["pairs"])
+    assert dup.pk not in [entry["bye"] for entry in first["schedule"]]
+    player_merge_undo(merge=merge, by=director, confirmed=True)
+    assert board() == before
+
+    series, tables = series_event(8, rounds=1)
+    for table in tables:
+        play_out(table)
+    seated_player = tables[0].seats.get(position=2).player
+    other = Player.objects.create(club=seated_player.club, name="Series Kept")
+    boss = MembershipFactory(club=seated_player.club, role=Role.DIRECTOR).user
+
+    def series_rows() -> list[tuple[int, int, int, int]]:
+        rows = series_standings(event=series).rows
+        return [(r.player_id, r.place, r.score, r.total) for r in rows]
+
+    before = series_rows()
+    player_merge(kept=other, merged=seated_player, by=boss, confirmed=True)
+    assert series_rows() == [
+        (other.pk if player == seated_player.pk else player, *rest) for player, *rest in before
+    ]
