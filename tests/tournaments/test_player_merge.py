@@ -43,6 +43,7 @@ from tournaments.models import (
     Season,
     Seat,
     Stage,
+    Table,
     TieBreak,
 )
 from tournaments.selectors import club_public_players, registerable_players
@@ -497,3 +498,19 @@ def test_a_round_robin_with_byes_and_a_series_keep_their_standings_through_a_mer
     assert series_rows() == [
         (other.pk if player == seated_player.pk else player, *rest) for player, *rest in before
     ]
+
+
+def test_undo_is_refused_when_the_kept_player_was_seated_there_since(world):
+    olli, guest, director = world["olli"], world["guest"], world["director"]
+    event = world["championship"]
+    merge = player_merge(kept=guest, merged=olli, by=director, confirmed=True)
+    stage = Stage.objects.create(event=event, number=3, seed=1)
+    table = Table.objects.create(stage=stage, number=1)
+    Seat.objects.create(table=table, player=guest, position=0)
+    before = snapshot(olli, guest)
+    refusal = merge_undo_refusal(merge=merge)
+    assert refusal is not None and refusal.code == "newer_rows"
+    assert refusal.params["event"] == event.name
+    with pytest.raises(RuleViolation):
+        player_merge_undo(merge=merge, by=director, confirmed=True)
+    assert snapshot(olli, guest) == before
