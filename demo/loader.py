@@ -14,6 +14,7 @@ from django.db import transaction
 
 from demo.history import demo_history
 from demo.invitations import demo_invitations
+from demo.merges import demo_merges
 from demo.privacy import demo_privacy
 from demo.roster import demo_roster
 from formats.championship import (
@@ -97,6 +98,7 @@ def demo_load() -> Club:
     demo_private_event(club)
     demo_invitations(club)
     demo_roster(club, past_event_name=FINISHED_NIGHT)
+    demo_merges(club)
     demo_privacy(club, FORMAT_PLAYERS)
     demo_history(club)
     return club

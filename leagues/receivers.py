@@ -10,9 +10,9 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from leagues.selectors import COUNTED_STATUSES
-from leagues.services import league_mark_stale
+from leagues.services import league_mark_stale, league_mark_stale_many
 from leagues.tasks import league_recompute_queue
-from tournaments.changes import results_changed
+from tournaments.changes import results_changed, results_changed_many
 from tournaments.models import Event
 
 # A change the table hears of even from a private event: it became countable or stopped.
@@ -37,6 +37,27 @@ def season_stale(
     if event["published_at"] is None and reason not in ALWAYS:
         return
     _mark(event["season_id"])
+
+
+@receiver(results_changed_many, dispatch_uid="leagues.receivers.seasons_stale")
+def seasons_stale(sender: Any, *, event_ids: Sequence[int], **kwargs: Any) -> None:
+    """Many events changed at once: each season one of them feeds (published, in play or
+    finished) is marked out of date, in two queries however many events there are."""
+    season_ids = sorted(
+        set(
+            Event.objects.filter(
+                pk__in=event_ids,
+                season__isnull=False,
+                status__in=COUNTED_STATUSES,
+                published_at__isnull=False,
+            ).values_list("season_id", flat=True)
+        )
+    )
+    if not season_ids:
+        return
+    league_mark_stale_many(season_ids=season_ids)
+    for season_id in season_ids:
+        league_recompute_queue(season_id=season_id)
 
 
 def _counted(event: Event) -> bool:

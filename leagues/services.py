@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
@@ -66,6 +67,11 @@ def league_mark_stale(*, season_id: int) -> None:
     changed). Each mark moves the time on, so a recomputation that started before it
     does not clear it (see :func:`league_recompute`)."""
     Season.objects.filter(pk=season_id).update(league_stale_since=timezone.now())
+
+
+def league_mark_stale_many(*, season_ids: Sequence[int]) -> None:
+    """:func:`league_mark_stale` for many seasons in one UPDATE."""
+    Season.objects.filter(pk__in=season_ids).update(league_stale_since=timezone.now())
 
 
 def league_recompute(*, season_id: int, only_if_stale: bool = False) -> Season | None:

@@ -79,7 +79,11 @@ def my_players(*, user: User | AnonymousUser) -> list[Player]:
     """The player records of `user`'s account, one per club, by club name."""
     if not user.is_authenticated:
         return []
-    return list(Player.objects.filter(user=user).select_related("club").order_by("club__name"))
+    return list(
+        Player.objects.filter(user=user, merged_into__isnull=True)
+        .select_related("club")
+        .order_by("club__name")
+    )
 
 
 # -- the record -----------------------------------------------------------------------------------

@@ -11,21 +11,31 @@ from django.utils.translation import gettext as _
 from core.tables import EXPORT_FORMATS, csv_separator, export_name, export_response
 from records.selectors import PlayerRecord, my_players, player_record_for
 from records.tables import player_events_table, record_tables
+from tournaments.merge import merged_into
 from tournaments.models import Player
 
 
-def _record_or_404(request: HttpRequest, slug: str, player_id: int) -> PlayerRecord:
-    # A player of another club is not found under this club's address, and a page the
-    # reader may not see is not found either (its name stays private).
-    player = get_object_or_404(Player.objects.select_related("club"), pk=player_id, club__slug=slug)
-    record = player_record_for(player=player, user=request.user)
+def _player_or_404(slug: str, player_id: int) -> Player:
+    # A player of another club is not found under this club's address.
+    return get_object_or_404(Player.objects.select_related("club"), pk=player_id, club__slug=slug)
+
+
+def _record_or_404(request: HttpRequest, player: Player) -> PlayerRecord:
+    # A page the reader may not see is not found (its name stays private), nor has a
+    # duplicate merged into another player a record of its own.
+    record = None if player.merged_into_id else player_record_for(player=player, user=request.user)
     if record is None:
         raise Http404
     return record
 
 
 def player_record_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    record = _record_or_404(request, slug, player_id)
+    player = _player_or_404(slug, player_id)
+    if player.merged_into_id is not None:
+        # Its address leads to the player it was merged into (tournaments.merge).
+        kept = merged_into(club_slug=slug, player_id=player.pk)
+        return redirect("player_record", slug, kept) if kept else redirect(player.club)
+    record = _record_or_404(request, player)
     context = {
         "player": record.player,
         "club": record.player.club,
@@ -41,7 +51,7 @@ def player_record_export(
     """Every event of the record (never one page of them) as CSV or XLSX."""
     if export_format not in EXPORT_FORMATS:
         raise Http404
-    record = _record_or_404(request, slug, player_id)
+    record = _record_or_404(request, _player_or_404(slug, player_id))
     return export_response(
         player_events_table(record),
         export_format=export_format,

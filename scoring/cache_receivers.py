@@ -12,6 +12,7 @@ afresh on commit (a page read meanwhile still sees the old results).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -31,7 +32,7 @@ from scoring.public_cache import (
     wide_key,
     wide_versions_renew,
 )
-from tournaments.changes import results_changed
+from tournaments.changes import results_changed, results_changed_many
 from tournaments.models import Club, Event, Table
 
 
@@ -62,6 +63,15 @@ def _results_changed(sender: Any, *, event_id: int, table_id: int | None, **kwar
         transaction.on_commit(partial(change_pending, event_id))
     else:
         _event_changed(event_id, every_table=False)
+
+
+@receiver(results_changed_many, dispatch_uid="scoring.cache_receivers.results_changed_many")
+def _results_changed_many(sender: Any, *, event_ids: Sequence[int], **kwargs: Any) -> None:
+    # As `_event_changed` for each event, with one cache call and one task of each kind.
+    ids = list(event_ids)
+    cache_delete_many([key for pk in ids for key in (stamp_key(pk), wide_key(pk))])
+    transaction.on_commit(partial(stamps_store, event_ids=ids))
+    transaction.on_commit(partial(wide_versions_renew, event_ids=ids))
 
 
 @receiver(post_save, sender=Event, dispatch_uid="scoring.cache_receivers.event_saved")

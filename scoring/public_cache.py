@@ -22,6 +22,7 @@ private event's preview for its directors is never cached.
 
 from __future__ import annotations
 
+import datetime
 import gzip
 import hashlib
 import secrets
@@ -264,6 +265,10 @@ def table_versions(
 
 def _wide_print(event_id: int) -> str:
     changed = Event.objects.filter(pk=event_id).values_list("results_changed_at", flat=True).first()
+    return _print_of(changed)
+
+
+def _print_of(changed: datetime.datetime | None) -> str:
     return f"{changed.timestamp():.6f}" if changed else "-"
 
 
@@ -317,7 +322,10 @@ def table_version_renew(table_id: int) -> None:
 
 
 def wide_versions_renew(*, event_ids: list[int]) -> None:
-    cache_set_many({wide_key(pk): _token_of(_wide_print(pk)) for pk in event_ids}, SEAT_TTL)
+    # One query for them all: a merge or a club's settings renew many events at once.
+    changed = dict(Event.objects.filter(pk__in=event_ids).values_list("pk", "results_changed_at"))
+    tokens = {wide_key(pk): _token_of(_print_of(changed.get(pk))) for pk in event_ids}
+    cache_set_many(tokens, SEAT_TTL)
 
 
 def language() -> str:

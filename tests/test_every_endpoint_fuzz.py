@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from printing.models import PrintJob
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import seated_event
-from tournaments.models import Event, Invitation, Role, Season
+from tournaments.merge import player_merge
+from tournaments.models import Event, Invitation, Player, Role, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -78,6 +79,10 @@ def site(django_db_setup, django_db_blocker):
         invitation = Invitation.objects.create(
             club=event.club, email="fuzz@club.example", created_by=director
         )
+        duplicate = Player.objects.create(club=event.club, name="Duplicate", guest=True)
+        merge = player_merge(
+            kept=registration.player, merged=duplicate, by=director, confirmed=True
+        )
     values = {
         "slug": event.club.slug,
         "event_id": event.pk,
@@ -92,6 +97,7 @@ def site(django_db_setup, django_db_blocker):
         "season_id": season.pk,
         "job_id": job.pk,
         "invitation_id": invitation.pk,
+        "merge_id": merge.pk,
         # A reset link of the owner's (a real one and a stale one are both fuzzed by junk).
         "uidb64": urlsafe_base64_encode(force_bytes(owner.user.pk)),
         "token": default_token_generator.make_token(owner.user),
@@ -124,8 +130,8 @@ def test_every_named_address_is_fuzzed():
     # silently; this fails instead, so the fixture grows with the site.
     values = dict.fromkeys(["slug", "event_id", "table_id", "registration_id", "membership_id",
                             "number", "key", "task_id", "export_format", "player_id",
-                            "season_id", "job_id", "uidb64", "token", "invitation_id"],
-                           1)  # fmt: skip
+                            "season_id", "job_id", "uidb64", "token", "invitation_id",
+                            "merge_id"], 1)  # fmt: skip
     missing = [name for name in ENDPOINTS if _address(name, values) is None]
     assert not missing, f"the fuzz fixture cannot fill: {missing}"
 

@@ -23,6 +23,7 @@ from tournaments.models import (
     Membership,
     MembershipChange,
     Player,
+    PlayerMerge,
     Profile,
     Registration,
     Role,
@@ -317,6 +318,28 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ["club", "guest"]
     search_fields = ["name", "user__username"]
     autocomplete_fields = ["user"]
+    # Set and cleared by a merge and its undo (tournaments.merge), never by hand.
+    readonly_fields = ["merged_into"]
+
+
+@admin.register(PlayerMerge)
+class PlayerMergeAdmin(admin.ModelAdmin):
+    """The merges: to read; a merge is made and undone on the club's merges page."""
+
+    list_display = ["at", "club", "merged", "kept", "by", "undone_at"]
+    list_filter = ["club"]
+    list_select_related = ["club", "merged", "kept", "by"]
+    search_fields = ["merged__name", "kept__name"]
+    date_hierarchy = "at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 class RegistrationInline(admin.TabularInline):

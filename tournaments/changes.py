@@ -31,6 +31,10 @@ from tournaments.models import Event, Table
 # Sent with event_id (int), table_id (int | None: the change concerns one table) and
 # reason (one of REASONS).
 results_changed = Signal()
+# Sent with event_ids (list[int]) and reason, by a change that reaches many events at once
+# (players merged): the receivers do for all of them together what they do for one, in a
+# fixed number of queries however many events it is.
+results_changed_many = Signal()
 
 REASONS = frozenset(
     {
@@ -46,6 +50,7 @@ REASONS = frozenset(
         "privacy",
         # Past results brought in from a spreadsheet (tournaments.history).
         "imported",
+        "players_merged",
     }
 )
 
@@ -78,6 +83,18 @@ def results_change(
     results_changed.send(
         sender=Event, event_id=event_id, table_id=table_id, reason=reason, seasons=seasons
     )
+
+
+def results_change_many(*, event_ids: Sequence[int], reason: str) -> None:
+    """Record that the results of every event of `event_ids` changed now, in one UPDATE,
+    and tell the receivers of :data:`results_changed_many` once."""
+    if reason not in REASONS:
+        raise ValueError(f"not a reason for a results change: {reason!r}")
+    ids = sorted(set(event_ids))
+    if not ids:
+        return
+    Event.objects.filter(pk__in=ids).update(results_changed_at=timezone.now())
+    results_changed_many.send(sender=Event, event_ids=ids, reason=reason)
 
 
 def with_results_version(events: QuerySet[Event]) -> QuerySet[Event]:

@@ -280,6 +280,16 @@ class Player(models.Model):
     # Where a visiting player of an open event comes from: a series can keep one club's
     # players apart. Blank for the club's own players.
     home_club = models.CharField(_("home club"), max_length=120, blank=True)
+    # A duplicate merged into another player (tournaments.merge): kept, so that the merge
+    # can be undone, but hidden from every list, picker, league table and record.
+    merged_into = models.ForeignKey(
+        "self",
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="merged_players",
+        verbose_name=_("merged into"),
+    )
     # `tournaments.names.name_key(name)`, kept by save() (and by every bulk_create, which
     # skips save()): the look-alike checks and the picker's search compare it through an
     # index instead of normalising every player's name in Python on each lookup.
@@ -829,3 +839,53 @@ class ImportedResult(models.Model):
         return (
             int(self.total) if self.total == self.total.to_integral_value() else float(self.total)
         )
+
+
+class PlayerMerge(models.Model):
+    """Two players found to be one person: every row of `merged` moved to `kept`.
+
+    `moved` says exactly what moved (ids of registrations and seats; each rewritten stage
+    and tie-break with its JSON before and after; the account), so that the merge can be
+    undone row for row while nothing newer depends on it (tournaments.merge).
+    """
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="player_merges", verbose_name=_("club")
+    )
+    kept = models.ForeignKey(
+        Player, on_delete=models.RESTRICT, related_name="merges_kept", verbose_name=_("kept player")
+    )
+    merged = models.ForeignKey(
+        Player,
+        on_delete=models.RESTRICT,
+        related_name="merges_merged",
+        verbose_name=_("merged player"),
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("merged by"),
+    )
+    at = models.DateTimeField(_("merged at"), auto_now_add=True)
+    moved = models.JSONField(_("what moved"), default=dict)
+    undone_at = models.DateTimeField(_("undone at"), null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("undone by"),
+    )
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("player merge")
+        verbose_name_plural = _("player merges")
+        indexes = [models.Index(fields=["club", "-at"], name="player_merge_club")]
+
+    def __str__(self) -> str:
+        return f"{self.merged} → {self.kept}"

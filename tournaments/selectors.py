@@ -87,7 +87,10 @@ def registerable_players(
     """
     registered = Registration.objects.filter(event=event)
     taken = registered.exclude(status=RegistrationStatus.WITHDRAWN)
-    players = Player.objects.filter(club=event.club).exclude(pk__in=taken.values("player_id"))
+    # A player merged into another is that other player now (tournaments.merge).
+    players = Player.objects.filter(club=event.club, merged_into__isnull=True).exclude(
+        pk__in=taken.values("player_id")
+    )
     key = name_key(search)
     if not (past_guests or key):
         players = players.filter(Q(guest=False) | Q(pk__in=registered.values("player_id")))
@@ -108,7 +111,11 @@ def registered_player_ids(*, event: Event) -> QuerySet[Registration, int]:
 def past_guest_count(*, event: Event) -> int:
     """How many guests of other events the picker leaves out until asked."""
     registered = Registration.objects.filter(event=event).values("player_id")
-    return Player.objects.filter(club=event.club, guest=True).exclude(pk__in=registered).count()
+    return (
+        Player.objects.filter(club=event.club, guest=True, merged_into__isnull=True)
+        .exclude(pk__in=registered)
+        .count()
+    )
 
 
 @dataclass
@@ -305,6 +312,7 @@ def club_public_players(*, club: Club) -> QuerySet[Player]:
     players = club.players.filter(
         public_records_filter(club=club),
         Q(pk__in=seated.values("player_id")) | Q(pk__in=imported.values("player_id")),
+        merged_into__isnull=True,
     )
     events = Count("seats__table__stage__event", filter=public_seats, distinct=True)
     imported_events = Count(

@@ -7,6 +7,7 @@ from tournaments import (
     event_views,
     history_views,
     joining_views,
+    merge_views,
     roster_views,
     season_views,
     views,
@@ -64,6 +65,17 @@ urlpatterns = [
         name="player_rename",
     ),
     path("clubs/<slug:slug>/settings/", club_views.club_settings, name="club_settings"),
+    path(
+        "clubs/<slug:slug>/players/<int:player_id>/merge/",
+        merge_views.player_merge_page,
+        name="player_merge",
+    ),
+    path("clubs/<slug:slug>/merges/", merge_views.player_merges, name="player_merges"),
+    path(
+        "clubs/<slug:slug>/merges/<int:merge_id>/undo/",
+        merge_views.player_merge_undo_view,
+        name="player_merge_undo",
+    ),
     path("clubs/<slug:slug>/recount/", views.club_stats_refresh, name="club_stats_refresh"),
     path("clubs/<slug:slug>/events/new/", event_views.event_new, name="event_new"),
     path(

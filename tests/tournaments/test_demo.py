@@ -28,6 +28,7 @@ from formats.series import series_standings
 from printing.sheets import table_sheet_file
 from scoring.models import Deal, DealStatus
 from scoring.selectors import table_sheet
+from tournaments.merge import merge_undo_refusal
 from tournaments.models import (
     Club,
     Event,
@@ -36,6 +37,7 @@ from tournaments.models import (
     Membership,
     MembershipChange,
     Player,
+    PlayerMerge,
     Role,
     Season,
     SeasonSchemeChange,
@@ -339,3 +341,15 @@ def test_demo_winter_cup_breaks_ties_by_deals_won_and_its_result_sheet_says_so(d
     printed = table_sheet_file(table=table, filled=True, language="en").content
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(printed)).pages)
     assert f"Winner: {won_more.player.name}" in text
+
+
+def test_demo_has_one_merged_duplicate_that_can_be_undone(db):
+    call_command("demo_load")
+    club = Club.objects.get(slug="demo")
+    (merge,) = PlayerMerge.objects.filter(club=club)
+    assert merge.merged.guest and merge.merged.merged_into_id == merge.kept_id
+    assert merge.merged.name == merge.kept.name.lower()
+    assert len(merge.moved["registrations"]) == 1 and len(merge.moved["seats"]) == 1
+    assert merge_undo_refusal(merge=merge) is None
+    call_command("demo_load")  # a reload adds no second merge
+    assert PlayerMerge.objects.filter(club=club).count() == 1

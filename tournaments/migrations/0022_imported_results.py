@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0020_privacy'),
+        ('tournaments', '0021_player_merge'),
     ]
 
     operations = [
