@@ -15,7 +15,15 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 
 from scoring.models import DealVersion, PinAttempt
-from tournaments.models import Erasure, Membership, MembershipChange, Player, Registration, Seat
+from tournaments.models import (
+    Erasure,
+    Invitation,
+    Membership,
+    MembershipChange,
+    Player,
+    Registration,
+    Seat,
+)
 from tournaments.privacy import record_public
 
 
@@ -100,6 +108,11 @@ def person_data(*, user: User) -> dict[str, Any]:
         .order_by("created_at", "pk")
     )
     players = Player.objects.filter(user=user).select_related("club").order_by("club__name")
+    # Invitations sent to the person's address or accepted by them; the link is left out
+    # (a credential, and an accepted one works no more).
+    invitations = Invitation.objects.filter(
+        Q(accepted_by=user) | (Q(email__iexact=user.email) if user.email else Q(pk__in=[]))
+    ).select_related("club")
     profile = getattr(user, "profile", None)
     return {
         "account": {
@@ -127,6 +140,17 @@ def person_data(*, user: User) -> dict[str, Any]:
             for c in changes
         ],
         "players": [player_data(player=player) for player in players],
+        "invitations": [
+            {
+                "club": i.club.name,
+                "email": i.email,
+                "role": i.role,
+                "sent_at": _when(i.created_at),
+                "accepted_at": _when(i.accepted_at),
+                "revoked_at": _when(i.revoked_at),
+            }
+            for i in invitations
+        ],
         "deals_entered_or_changed": [
             {
                 "event": v.deal.table.stage.event.name,

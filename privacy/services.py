@@ -20,7 +20,7 @@ from django.contrib.admin.models import LogEntry
 from django.contrib.auth.models import User
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import translation
 from django.utils.translation import gettext
 
@@ -120,7 +120,8 @@ def _erase(player: Player, *, by: User | None) -> Erasure:
     player = Player.objects.select_for_update().get(pk=player.pk)
     number = (club.erasures.aggregate(top=Max("number"))["top"] or 0) + 1
     old, new = player.name, erased_name(club=club, number=number)
-    Player.objects.filter(pk=player.pk).update(
+    # A duplicate merged into the player is the same person under the old name: it goes too.
+    Player.objects.filter(Q(pk=player.pk) | Q(merged_into=player)).update(
         name=new, name_key=name_key(new), home_club="", record_hidden=False
     )
     erasure = Erasure.objects.create(club=club, player=player, number=number, by=by)

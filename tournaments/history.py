@@ -138,7 +138,9 @@ def club_players_by_key(*, club: Club) -> dict[str, Player]:
     """The club's players by `name_key`: its own players before guests, then the oldest, so
     a name always finds the one person it has been before."""
     found: dict[str, Player] = {}
-    for player in Player.objects.filter(club=club).order_by("guest", "pk"):
+    for player in Player.objects.filter(club=club, merged_into__isnull=True).order_by(
+        "guest", "pk"
+    ):
         found.setdefault(name_key(player.name), player)
     return found
 

@@ -40,6 +40,7 @@ from tournaments.changes import results_change_many
 from tournaments.models import (
     Club,
     Event,
+    ImportedResult,
     Player,
     PlayerMerge,
     Registration,
@@ -139,6 +140,7 @@ def _events_of(player_ids: Sequence[int]) -> QuerySet[Event]:
     return Event.objects.filter(
         Q(registrations__player_id__in=player_ids)
         | Q(stages__tables__seats__player_id__in=player_ids)
+        | Q(imported_results__player_id__in=player_ids)
     )
 
 
@@ -235,6 +237,7 @@ def merge_undo_refusals(merges: Sequence[PlayerMerge]) -> dict[int, RuleViolatio
     events = {e for merge in merges for e in merge.moved.get("events", [])}
     regs = {r for merge in merges for r in merge.moved.get("registrations", [])}
     seats = {s for merge in merges for s in merge.moved.get("seats", [])}
+    imported = {i for merge in merges for i in merge.moved.get("imported_results", [])}
     later = list(
         PlayerMerge.objects.filter(undone_at__isnull=True)
         .filter(Q(kept_id__in=players) | Q(merged_id__in=players))
@@ -242,6 +245,10 @@ def merge_undo_refusals(merges: Sequence[PlayerMerge]) -> dict[int, RuleViolatio
     )
     reg_now = dict(Registration.objects.filter(pk__in=regs).values_list("pk", "player_id"))
     seat_now = dict(Seat.objects.filter(pk__in=seats).values_list("pk", "player_id"))
+    # An imported result is one more row that names the player (a past event's).
+    imported_now = dict(
+        ImportedResult.objects.filter(pk__in=imported).values_list("pk", "player_id")
+    )
     # The kept players' rows in the events that moved: besides the moved ones, each is newer.
     kept_ids = {merge.kept_id for merge in merges}
     kept_regs = Registration.objects.filter(player_id__in=kept_ids, event_id__in=events)
@@ -268,7 +275,9 @@ def merge_undo_refusals(merges: Sequence[PlayerMerge]) -> dict[int, RuleViolatio
     }
     users = dict(Player.objects.filter(pk__in=players).values_list("pk", "user_id"))
     return {
-        merge.pk: _undo_refusal(merge, later, reg_now, seat_now, newer, names, stages, ties, users)
+        merge.pk: _undo_refusal(
+            merge, later, (reg_now, seat_now, imported_now), newer, names, stages, ties, users
+        )
         for merge in merges
     }
 
@@ -276,8 +285,7 @@ def merge_undo_refusals(merges: Sequence[PlayerMerge]) -> dict[int, RuleViolatio
 def _undo_refusal(
     merge: PlayerMerge,
     later: list[tuple[int, int, int]],
-    reg_now: dict[int, int],
-    seat_now: dict[int, int],
+    rows_now: tuple[dict[int, int], dict[int, int], dict[int, int]],
     newer: dict[int, set[int]],
     names: dict[int, str],
     stages: dict[int, tuple[int, dict[str, Any]]],
@@ -294,10 +302,11 @@ def _undo_refusal(
         _("A row this merge moved has changed since, so it cannot be put back exactly."),
         "changed",
     )
-    if any(reg_now.get(pk) != merge.kept_id for pk in moved.get("registrations", [])):
-        return changed
-    if any(seat_now.get(pk) != merge.kept_id for pk in moved.get("seats", [])):
-        return changed
+    for kind, players_now in zip(
+        ("registrations", "seats", "imported_results"), rows_now, strict=True
+    ):
+        if any(players_now.get(pk) != merge.kept_id for pk in moved.get(kind, [])):
+            return changed
     account = moved.get("account")
     if account is not None and (
         users.get(merge.kept_id) != account or users.get(merge.merged_id) is not None
@@ -408,11 +417,13 @@ def player_merge(
     events = _event_ids([merged.pk])
     registrations = list(Registration.objects.filter(player=merged).values_list("pk", flat=True))
     seats = list(Seat.objects.filter(player=merged).values_list("pk", flat=True))
+    imported = list(ImportedResult.objects.filter(player=merged).values_list("pk", flat=True))
     swap = {"old": merged.pk, "new": kept.pk, "name": kept.name}
     stages, changed_stages = _rewrite_stages(events, swap)
     tie_breaks, changed_ties = _rewrite_tie_breaks(events, swap)
     Registration.objects.filter(pk__in=registrations).update(player=kept)
     Seat.objects.filter(pk__in=seats).update(player=kept)
+    ImportedResult.objects.filter(pk__in=imported).update(player=kept)
     if changed_stages:
         Stage.objects.bulk_update(changed_stages, ["format", "outcome"])
     if changed_ties:
@@ -436,6 +447,7 @@ def player_merge(
             "events": sorted(events),
             "registrations": sorted(registrations),
             "seats": sorted(seats),
+            "imported_results": sorted(imported),
             "stages": stages,
             "tie_breaks": tie_breaks,
             "account": account,
@@ -499,6 +511,9 @@ def player_merge_undo(
         player_id=merge.merged_id
     )
     Seat.objects.filter(pk__in=moved.get("seats", [])).update(player_id=merge.merged_id)
+    ImportedResult.objects.filter(pk__in=moved.get("imported_results", [])).update(
+        player_id=merge.merged_id
+    )
     stages = moved.get("stages", {})
     restored = [
         Stage(pk=int(pk), format=row["before"]["format"], outcome=row["before"]["outcome"])

@@ -122,7 +122,11 @@ def player_lookalikes(*, club: Club, name: str) -> QuerySet[Player]:
     key = name_key(name)
     if not key:
         return Player.objects.none()
-    index = LookAlikes(Player.objects.filter(club=club).values_list("pk", "name", "name_key"))
+    index = LookAlikes(
+        Player.objects.filter(club=club, merged_into__isnull=True).values_list(
+            "pk", "name", "name_key"
+        )
+    )
     found = [known.pk for known in index.same(key) + index.close(key)]
     last = Registration.objects.filter(player=OuterRef("pk")).order_by("-event__date", "-pk")
     return (
@@ -177,7 +181,11 @@ def roster_preview(*, club: Club, rows: Sequence[RosterRow]) -> list[PreviewRow]
     Two queries whatever the list's length: the club's players are read once and indexed.
     """
     roster_rows_check(rows)
-    known = LookAlikes(Player.objects.filter(club=club).values_list("pk", "name", "name_key"))
+    known = LookAlikes(
+        Player.objects.filter(club=club, merged_into__isnull=True).values_list(
+            "pk", "name", "name_key"
+        )
+    )
     # The list's own rows, as they go: a second "Olli Uusi" in one list is asked about.
     listed = LookAlikes(())
     preview = []
@@ -281,9 +289,9 @@ def player_rename(*, player: Player, name: str) -> Player:
 def club_roster(*, club: Club) -> QuerySet[Player]:
     """The club's players for its directors: own players (with an account or not) and
     guests, each with how many events they registered for and the last one's date; one
-    query however many."""
+    query however many. A duplicate merged away is listed with its merge, not here."""
     return (
-        Player.objects.filter(club=club)
+        Player.objects.filter(club=club, merged_into__isnull=True)
         .select_related("user", "club")
         .annotate(events=Count("registrations"), last_date=Max("registrations__event__date"))
         .order_by("guest", "name", "pk")

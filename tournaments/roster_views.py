@@ -74,10 +74,11 @@ def club_players(request: HttpRequest, slug: str) -> HttpResponse:
     club, _membership = get_club_for(slug=slug, user=request.user, role=Role.SCORER)
     can_direct = club_allows(club=club, user=request.user, role=Role.DIRECTOR)
     roster_filter, table = _roster(request, club, can_direct=can_direct)
+    players = club.players.filter(merged_into__isnull=True)
     context = {
         "club": club, "can_direct": can_direct, "filter": roster_filter,
-        "filtered": roster_filter.active, "total": club.players.count(),
-        "without_account": club.players.filter(user=None).exists(),
+        "filtered": roster_filter.active, "total": players.count(),
+        "without_account": players.filter(user=None).exists(),
         "table": paginate_table(request, table, per_page=ROSTER_PER_PAGE),
     }  # fmt: skip
     return render(request, "tournaments/roster.html", context)

@@ -485,4 +485,6 @@ def club_invitations(*, club: Club) -> QuerySet[Invitation]:
 
 def club_players_without_account(*, club: Club) -> QuerySet[Player]:
     """The club's players an invitation may hand to an account: its own first, then guests."""
-    return Player.objects.filter(club=club, user__isnull=True).order_by("guest", "name")
+    return Player.objects.filter(club=club, user__isnull=True, merged_into__isnull=True).order_by(
+        "guest", "name"
+    )
