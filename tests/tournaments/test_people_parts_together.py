@@ -62,9 +62,7 @@ def _league_names(season: Season) -> list[str]:
     return sorted(row.name for row in season_league(season=season).rows)
 
 
-def test_a_merge_takes_imported_results_along_and_its_undo_brings_them_back(
-    club, director, season
-):
+def test_a_merge_takes_imported_results_along_and_its_undo_brings_them_back(club, director, season):
     history_import(club=club, upload=_file(PAST))
     imported = Player.objects.get(club=club, name="Olli Uusi")
     kept = Player.objects.create(club=club, name="Olli Uusi (member)")
