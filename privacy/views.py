@@ -25,8 +25,8 @@ from privacy.selectors import person_data, player_data
 from privacy.services import account_erase_refusal, erase_refusal, person_erase, player_erase
 from rules import RuleViolation
 from tournaments.confirm import confirm_page, confirmed
-from tournaments.models import Player, Role
-from tournaments.permissions import get_club_for
+from tournaments.models import Player
+from tournaments.permissions import player_for
 from tournaments.privacy import director_decides_privacy, player_record_hide
 
 
@@ -122,15 +122,10 @@ def my_erase(request: HttpRequest) -> HttpResponse:
 # -- a director's, for a player of the club ------------------------------------------------------
 
 
-def _club_player(request: HttpRequest, slug: str, player_id: int) -> Player:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    return get_object_or_404(Player.objects.select_related("club"), pk=player_id, club=club)
-
-
 @login_required
 @require_GET
 def player_privacy(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    player = _club_player(request, slug, player_id)
+    player = player_for(slug=slug, player_id=player_id, user=request.user)
     refusal = erase_refusal(player=player, by=_person(request))
     context = {
         "player": player,
@@ -144,7 +139,7 @@ def player_privacy(request: HttpRequest, slug: str, player_id: int) -> HttpRespo
 @login_required
 @require_POST
 def player_hide(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    player = _club_player(request, slug, player_id)
+    player = player_for(slug=slug, player_id=player_id, user=request.user)
     form = RecordHiddenForm(request.POST)
     if not director_decides_privacy(player=player):
         messages.error(request, gettext("This player has an account: they decide this themselves."))
@@ -157,7 +152,7 @@ def player_hide(request: HttpRequest, slug: str, player_id: int) -> HttpResponse
 @login_required
 @require_GET
 def player_data_download(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    player = _club_player(request, slug, player_id)
+    player = player_for(slug=slug, player_id=player_id, user=request.user)
     if not director_decides_privacy(player=player):
         messages.error(request, gettext("This player has an account: they decide this themselves."))
         return redirect("player_privacy", slug=slug, player_id=player.pk)
@@ -167,7 +162,7 @@ def player_data_download(request: HttpRequest, slug: str, player_id: int) -> Htt
 @login_required
 @require_POST
 def player_erase_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    player = _club_player(request, slug, player_id)
+    player = player_for(slug=slug, player_id=player_id, user=request.user)
     back = reverse("player_privacy", args=[slug, player.pk])
     if not confirmed(request):
         question = gettext(

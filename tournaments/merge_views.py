@@ -31,7 +31,7 @@ from tournaments.merge import (
     player_merge_undo,
 )
 from tournaments.models import Club, Player, PlayerMerge, Role
-from tournaments.permissions import get_club_for
+from tournaments.permissions import get_club_for, player_for
 
 
 class MergePickForm(forms.Form):
@@ -69,17 +69,11 @@ class MergeForm(forms.Form):
         self.fields["other"].queryset = others  # type: ignore[attr-defined]
 
 
-def _player(request: HttpRequest, slug: str, player_id: int) -> tuple[Club, Player]:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    return club, get_object_or_404(
-        mergeable_players(club=club).select_related("club"), pk=player_id
-    )
-
-
 @login_required
 def player_merge_page(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
     """GET: the picker, and with `other` the preview; POST: the merge, after a confirmation."""
-    club, player = _player(request, slug, player_id)
+    player = player_for(slug=slug, player_id=player_id, user=request.user)
+    club = player.club
     if request.method == "POST":
         return _merge(request, club, player)
     pick = MergePickForm(request.GET or None, player=player)

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
 from tournaments.changes import with_results_version
-from tournaments.models import ROLE_RANK, Club, Event, Membership, Role, Season, Table
+from tournaments.models import ROLE_RANK, Club, Event, Membership, Player, Role, Season, Table
 from tournaments.selectors import club_membership
 
 
@@ -32,6 +32,17 @@ def get_club_for(
     ):
         raise PermissionDenied
     return club, membership
+
+
+def player_for(
+    *, slug: str, player_id: int, user: User | AnonymousUser, role: Role = Role.DIRECTOR
+) -> Player:
+    """One of the club's players, for a person with `role` there (PermissionDenied without
+    it; 404 for another club's player or a duplicate merged away, which is its kept player
+    now: every page that acts on one player asks this)."""
+    club, _membership = get_club_for(slug=slug, user=user, role=role)
+    players = Player.objects.select_related("club").filter(club=club, merged_into__isnull=True)
+    return get_object_or_404(players, pk=player_id)
 
 
 def event_for(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
@@ -16,7 +16,7 @@ from core.paging import paginate_table
 from core.tables import EXPORT_FORMATS, csv_separator, export_name, export_response
 from rules import RuleViolation
 from tournaments.models import Club, Player, Role
-from tournaments.permissions import club_allows, get_club_for
+from tournaments.permissions import club_allows, get_club_for, player_for
 from tournaments.roster import (
     ROSTER_MAX_ROWS,
     RosterRow,
@@ -201,22 +201,19 @@ def roster_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("club_players", slug=slug)
 
 
-def _player(request: HttpRequest, slug: str, player_id: int) -> Player:
-    club, _membership = get_club_for(slug=slug, user=request.user, role=Role.DIRECTOR)
-    return get_object_or_404(Player.objects.select_related("club"), pk=player_id, club=club)
-
-
 @login_required
 @require_POST
 def player_make_member_view(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    player = player_make_member(player=_player(request, slug, player_id))
+    player = player_make_member(
+        player=player_for(slug=slug, player_id=player_id, user=request.user)
+    )
     messages.success(request, _("%(name)s is a club player now.") % {"name": player.name})
     return redirect("club_players", slug=slug)
 
 
 @login_required
 def player_rename_view(request: HttpRequest, slug: str, player_id: int) -> HttpResponse:
-    player = _player(request, slug, player_id)
+    player = player_for(slug=slug, player_id=player_id, user=request.user)
     form = PlayerRenameForm(request.POST or None, initial={"name": player.name})
     if request.method == "POST" and form.is_valid():
         try:
