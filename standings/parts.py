@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -52,13 +53,16 @@ def public_part(
     event_id: int,
     *,
     kind: str,
-    render_part: Callable[[HttpRequest, Event], str],
+    render_part: Callable[[HttpRequest, Event, str | None], str],
     ranked: bool = False,
+    polls: str = "",
 ) -> HttpResponse:
     """A polled part of a public page (`kind`: the event page's live part, the big screen's):
     304 while the event's results are unchanged, else the part from the cache (rendered by
     `render_part` when it is not there). `ranked`: the part holds the paged ranking, whose
-    query is part of what is cached."""
+    query is part of what is cached. `polls`: the kind of the part that this one (a whole
+    page) polls; `render_part` is given that part's tag as of the same version, for the
+    page to say (data-poll-tag), so its first poll asks with it (and is a 304, also shed)."""
     query = ranking_query(request, page_path(slug, event_id)) if ranked else ""
     stamp = stamp_of(event_id)
     tag = public_tag(request, kind, stamp, slug, query, viewer="")
@@ -69,7 +73,9 @@ def public_part(
     tag = public_tag(request, kind, stamp, slug, query, viewer="")
     if answer := early_304(request, stamp, tag, visible=True):
         return answer
-    part, current = cached_part(kind, stamp, event, query, lambda: render_part(request, event))
+    polled = public_tag(request, polls, stamp, slug, query, viewer="") if polls else None
+    render = partial(render_part, request, event, polled)
+    part, current = cached_part(kind, stamp, event, query, render)
     response = part_response(request, *part)
     return with_validators(response, tag if current else None, last_modified(stamp))
 
@@ -116,7 +122,8 @@ def page_viewer(request: HttpRequest) -> str:
     return f"{user_key(request)}\x1f{csrf}"
 
 
-def render_live(request: HttpRequest, event: Event) -> str:
+def render_live(request: HttpRequest, event: Event, poll_tag: str | None = None) -> str:
+    # (`poll_tag`: the live part polls nothing itself.)
     # Every round's own page and seating, not only the newest's (the big screen needs none).
     stages = [] if event.spec.one_stage else public_stages(event=event)
     context = {**live_context(event), "stages": stages}

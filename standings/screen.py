@@ -41,7 +41,12 @@ class PlayingTable:
 
 def event_screen(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     return public_part(
-        request, slug, event_id, kind="screen", render_part=_render("standings/screen/screen.html")
+        request,
+        slug,
+        event_id,
+        kind="screen",
+        render_part=_render("standings/screen/screen.html"),
+        polls="screen-live",
     )
 
 
@@ -57,8 +62,8 @@ def event_screen_live(request: HttpRequest, slug: str, event_id: int) -> HttpRes
 
 
 def _render(template: str) -> Any:
-    def render_part(request: HttpRequest, event: Event) -> str:
-        return render_to_string(template, screen_context(event), request)
+    def render_part(request: HttpRequest, event: Event, poll_tag: str | None) -> str:
+        return render_to_string(template, {**screen_context(event), "poll_tag": poll_tag}, request)
 
     return render_part
 

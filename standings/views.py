@@ -39,7 +39,10 @@ def event_public(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     if answer := early_304(request, stamp, tag, visible=True):
         return answer
     part, current = cached_part("live", stamp, event, query, lambda: render_live(request, event))
-    context = {"event": event, "live_html": mark_safe(part.html)}  # rendered here, by us
+    # The tag of the live part as the page shows it (the poll's own, same version), so the
+    # page's first poll asks with it: a 304, also when the server sheds spectators' polls.
+    poll_tag = public_tag(request, "live", stamp, slug, query, viewer="") if current else None
+    context = {"event": event, "live_html": mark_safe(part.html), "poll_tag": poll_tag}
     response = render(request, "standings/event_public.html", context)
     return with_validators(response, tag if current else None, last_modified(stamp))
 

@@ -4,6 +4,8 @@ socket, and gunicorn (as the Dockerfile starts it) tells each worker its sockets
 
 from __future__ import annotations
 
+import html
+import re
 import socket
 import subprocess
 import sys
@@ -185,3 +187,43 @@ def test_the_test_app_is_importable_alone() -> None:
         [sys.executable, "-c", "import tests.load_app"], cwd=ROOT, capture_output=True
     )
     assert done.returncode == 0, done.stderr.decode()
+
+
+PAGES = {"event_live": "event_public", "event_screen_live": "event_screen"}
+
+
+def _page_tag(client: Client, poll: str, event) -> str:
+    """The tag the page (the public page, the big screen) says for the part it polls."""
+    page = client.get(reverse(PAGES[poll], args=[event.club.slug, event.pk]))
+    assert page.status_code == 200
+    found = re.search(r'data-poll-tag="([^"]+)"', page.content.decode())
+    assert found, "the page says no tag for its poll"
+    return html.unescape(found[1])
+
+
+@pytest.mark.parametrize("name", ["event_live", "event_screen_live"])
+def test_a_spectator_who_just_opened_the_page_is_shed_as_a_304(settings, queue, event, name):
+    # The page says its live part's tag (as the table page does), so even its first poll
+    # holds one: shed, it keeps what the page shows instead of a 503.
+    client = Client()
+    held = _page_tag(client, name, event)
+    assert _poll(client, name, event, held).status_code == 304  # the poll's own tag
+    settings.SHED_QUEUE = 1
+    queue(1)
+    shed = _poll(client, name, event, held)
+    assert shed.status_code == 304 and shed["ETag"] == held and shed["X-Lappu-Busy"] == "1"
+    # Without the tag (a page built before it said one) it is what it was: a 503.
+    assert _poll(Client(), name, event).status_code == 503
+
+
+@pytest.mark.parametrize("name", ["event_live", "event_screen_live"])
+def test_the_pages_tag_still_brings_a_changed_result(settings, queue, event, name):
+    client = Client()
+    held = _page_tag(client, name, event)
+    event.name = "Renamed"  # a new version
+    event.save()
+    queue(2)
+    settings.SHED_QUEUE = 3  # below the limit: nothing is shed
+    fresh = _poll(client, name, event, held)
+    assert fresh.status_code == 200 and fresh["ETag"] != held
+    assert "X-Lappu-Busy" not in fresh

@@ -1,6 +1,7 @@
 // The big screen (scoring/screen/screen.html). A list too long for the screen is shown a
 // page at a time, the next every few seconds; the page is kept when the live part refreshes
-// (htmx polls it every ten seconds; a 304 leaves it untouched). Without script the
+// (htmx polls it every ten seconds with the tag of what it shows, as static/js/site.js
+// keeps it for every page; a 304 leaves it untouched). Without script the
 // stylesheet shows the first page. No inline script: the site's CSP refuses it.
 (() => {
   const FLIP_SECONDS = 8;
@@ -72,31 +73,12 @@
     }
   }
 
-  // The poll sends the ETag of what the screen shows; a 304 (nothing new) leaves it as it is.
-  const tags = {};
-  function sendTag(event) {
-    const tag = tags[event.detail.path];
-    if (tag && event.detail.verb === "get") event.detail.headers["If-None-Match"] = tag;
-  }
-  function keepTag(event) {
-    const xhr = event.detail.xhr;
-    if (!xhr) return;
-    if (xhr.status === 304) {
-      event.detail.shouldSwap = false;
-      return;
-    }
-    const tag = xhr.getResponseHeader("ETag");
-    if (tag && event.detail.requestConfig) tags[event.detail.requestConfig.path] = tag;
-  }
-
   function start() {
     layoutAll();
     tick();
     setInterval(flip, FLIP_SECONDS * 1000);
     setInterval(tick, 15 * 1000);
     window.addEventListener("resize", layoutAll);
-    document.body.addEventListener("htmx:configRequest", sendTag);
-    document.body.addEventListener("htmx:beforeSwap", keepTag);
     document.body.addEventListener("htmx:afterSwap", layoutAll);
   }
 

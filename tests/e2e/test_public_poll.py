@@ -1,0 +1,45 @@
+"""The event's public page polls its live part with the tag of what it shows, from the first
+poll on, as the table page does (static/js/site.js): nothing new is a 304, and a server that
+sheds spectators' polls keeps the page on its copy (304) instead of a 503."""
+
+from __future__ import annotations
+
+from scoring.services import Actor, deal_record
+from tests.scoring.conftest import seated_event
+from tournaments.services import event_publish
+
+
+def test_the_public_pages_polls_send_the_tag_it_shows(live_server, phone):
+    event, (table,) = seated_event(variant_id="rutupeli", players=4)
+    event_publish(event=event, published=True)
+    sent: list[str | None] = []
+    polls: list[tuple[int, str | None]] = []
+    live = f"/clubs/{event.club.slug}/events/{event.pk}/live/"
+    phone.on(
+        "request", lambda r: sent.append(r.headers.get("if-none-match")) if live in r.url else None
+    )
+    phone.on(
+        "response",
+        lambda r: polls.append((r.status, r.headers.get("etag"))) if live in r.url else None,
+    )
+    phone.clock.install()
+    phone.goto(f"{live_server.url}/clubs/{event.club.slug}/events/{event.pk}/")
+    said = phone.locator("#live").get_attribute("data-poll-tag")
+    assert said
+    phone.clock.run_for(10_500)
+    phone.wait_for_timeout(500)
+    assert sent[:1] == [said] and [status for status, _ in polls[:1]] == [304], (sent, polls)
+
+    # A deal saved: the next poll, still with the page's tag, brings the new part and its tag,
+    # which the poll after it sends.
+    entry = {"out": 0, "players": [{"cards": c, "buys": 0} for c in (None, "AS", "7H", "QS")]}
+    deal_record(
+        table=table, number=1, entry=entry, expected_version=0, request_id="seat-0",
+        by=Actor(device="a-phone", seat=0),
+    )  # fmt: skip
+    phone.clock.run_for(10_000)
+    phone.wait_for_timeout(500)
+    assert sent[1] == said and polls[1][0] == 200 and polls[1][1] != said, (sent, polls)
+    phone.clock.run_for(10_000)
+    phone.wait_for_timeout(500)
+    assert sent[2] == polls[1][1] and polls[2][0] == 304, (sent, polls)
