@@ -84,6 +84,9 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     event.detail.shouldSwap = false;
     return;
   }
+  // An answer left unswapped (a 503 "busy", a proxy's error page) leaves the part as it was,
+  // so its tag is kept: the next poll still asks with it (and is a 304 if shed).
+  if (!event.detail.shouldSwap) return;
   const path = event.detail.requestConfig && event.detail.requestConfig.path;
   if (!path) return;
   const tag = xhr.getResponseHeader("ETag");

@@ -43,3 +43,33 @@ def test_the_public_pages_polls_send_the_tag_it_shows(live_server, phone):
     phone.clock.run_for(10_000)
     phone.wait_for_timeout(500)
     assert sent[2] == polls[1][1] and polls[2][0] == 304, (sent, polls)
+
+
+def test_an_unswapped_error_keeps_the_tag_for_the_next_poll(live_server, phone):
+    # A proxy's 502 or a 503 "busy" is not swapped: the page shows what it did, so its next
+    # poll still holds that copy's tag (and is a 304 if shed, not another 503).
+    event, _tables = seated_event(variant_id="rutupeli", players=4)
+    event_publish(event=event, published=True)
+    live = f"/clubs/{event.club.slug}/events/{event.pk}/live/"
+    sent: list[str | None] = []
+    phone.on(
+        "request", lambda r: sent.append(r.headers.get("if-none-match")) if live in r.url else None
+    )
+    failed: list[bool] = []
+
+    def once_503(route) -> None:
+        if failed:
+            route.continue_()
+            return
+        failed.append(True)
+        route.fulfill(status=503, body="busy", headers={"Retry-After": "10"})
+
+    phone.route(f"**{live}", once_503)
+    phone.clock.install()
+    phone.goto(f"{live_server.url}/clubs/{event.club.slug}/events/{event.pk}/")
+    said = phone.locator("#live").get_attribute("data-poll-tag")
+    phone.clock.run_for(10_500)
+    phone.wait_for_timeout(500)
+    phone.clock.run_for(10_000)
+    phone.wait_for_timeout(500)
+    assert failed and said and sent[:2] == [said, said], (said, sent)
