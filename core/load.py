@@ -4,7 +4,8 @@ gunicorn's sync workers each take one connection at a time from the listening so
 they have not taken yet waits in the kernel's listen backlog, in arrival order, which no
 process can reorder. So when that queue is long, a spectator's poll that reaches a worker
 is answered at once with what the spectator already shows (304 for the ETag it holds,
-else 503 "busy, try again" with Retry-After, which htmx leaves unswapped), instead of
+which the public page and big screen say from the start, data-poll-tag; else 503 "busy,
+try again" with Retry-After, which htmx leaves unswapped), instead of
 spending the worker on a new copy: the tables' saves and polls waiting behind it are
 reached sooner. A table's own requests are never shed.
 
