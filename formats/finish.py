@@ -10,21 +10,25 @@ from formats.headtohead import h2h_event_standings
 from formats.series import series_options
 from rules import RuleViolation
 from rules.i18n import _, ngettext
-from scoring.selectors import event_sheets
+from scoring.selectors import TableSheet, event_sheets
 from tournaments.changes import results_change
 from tournaments.models import Event, EventStatus, Stage, StageStatus
 
 
-def event_finish_refusal(*, event: Event) -> RuleViolation | None:
+def event_finish_refusal(
+    *, event: Event, sheets: list[TableSheet] | None = None
+) -> RuleViolation | None:
     """Why the event cannot be finished yet, or None: the one rule for the service and the
     manage page's button. Every table's game must be over, every deal confirmed, and no
-    table waiting for the director."""
+    table waiting for the director. `sheets`: the event's sheets (`event_sheets`), when the
+    caller has read them already (the manage page shows them too: read once, not twice)."""
     if event.status == EventStatus.FINISHED:
         return RuleViolation(_("This event is already finished."), code="event_finished")
     refusal = _format_finish_refusal(event)
     if refusal is not None:
         return refusal
-    sheets = event_sheets(event=event)
+    if sheets is None:
+        sheets = event_sheets(event=event)
     if not sheets:
         return RuleViolation(_("No table has played yet."), code="event_not_started")
     for sheet in sheets:

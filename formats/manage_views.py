@@ -35,6 +35,7 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     event = event_for(slug=slug, event_id=event_id, user=request.user)
     picker = PlayerPickerForm(request.GET)
     late = late_arrivals(event=event)
+    sheets = event_sheets(event=event)
     context = {
         "event": event, "club": event.club, "rules": describe_options(event.variant, gettext),
         "registrations": event_registrations(event=event),
@@ -42,7 +43,7 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
         "picker_form": picker, "picker": player_picker(event=event, **picker.filters()),
         "guest_form": GuestForm(), "late": late,
         "late_form": LateSeatingForm(late=late) if late and late.seatable else None,
-        "sheets": event_sheets(event=event), "finish_refusal": event_finish_refusal(event=event),
+        "sheets": sheets, "finish_refusal": event_finish_refusal(event=event, sheets=sheets),
         "flagged": flagged_confirmations(event=event), "locked_pins": locked_pins(event=event),
         "season_form": EventSeasonForm(event=event),
         **manage_parts(event), **event_draw_state(event=event),

@@ -7,7 +7,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from core.paging import paginate_table
-from core.tables import BaseTable
+from core.tables import BaseTable, TemplateColumn
 from tournaments.models import Event, Membership, Registration
 from tournaments.selectors import event_registrations
 
@@ -32,17 +32,17 @@ class MemberTable(BaseTable):
 class RegistrationTable(BaseTable):
     """The manage page's registrations, with the buttons to check a player in or out."""
 
-    player = tables.TemplateColumn(
+    player = TemplateColumn(
         template_name="tables/cells/registration_player.html",
         verbose_name=_("Player"),
         order_by=("player__name",),
     )
-    status = tables.TemplateColumn(
+    status = TemplateColumn(
         template_name="tables/cells/registration_status.html",
         verbose_name=_("Status"),
         order_by=("status", "player__name"),
     )
-    actions = tables.TemplateColumn(
+    actions = TemplateColumn(
         template_name="tables/cells/registration_actions.html",
         verbose_name=_("Actions"),
         orderable=False,
