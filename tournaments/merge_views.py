@@ -86,6 +86,8 @@ def player_merge_page(request: HttpRequest, slug: str, player_id: int) -> HttpRe
         "pick": pick,
         "preview": preview,
         "refusal": violation_text(preview.refusal) if preview and preview.refusal else "",
+        # As the picker names them: two players of one name told apart.
+        "labels": {"kept": _choice(player)[1], "merged": _choice(chosen)[1]} if chosen else {},
     }
     return render(request, "tournaments/player_merge.html", context)
 

@@ -52,6 +52,10 @@ from tournaments.services import stage_confirm
 pytestmark = pytest.mark.django_db
 
 
+def html_of(response) -> str:
+    return " ".join(response.content.decode().split())
+
+
 def snapshot(*players: Player) -> dict[str, Any]:
     """Every row a merge may touch, as plain values."""
     ids = [player.pk for player in players]
@@ -359,6 +363,8 @@ def test_a_director_previews_confirms_merges_and_undoes_on_the_pages(world, clie
     )
     preview = client.get(f"/clubs/{slug}/players/{guest.pk}/merge/?other={olli.pk}")
     assert world["championship"].name in preview.content.decode()
+    # Two players of one name are told apart as the picker tells them.
+    assert f"Olli Uusi · #{olli.pk} into Olli Uusi (guest) · #{guest.pk}" in html_of(preview)
     asked = client.post(f"/clubs/{slug}/players/{guest.pk}/merge/", {"other": olli.pk})
     assert asked.status_code == 200 and b'name="confirm"' in asked.content
     assert not PlayerMerge.objects.filter(club=world["club"]).exists()
