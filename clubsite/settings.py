@@ -71,6 +71,10 @@ MIDDLEWARE = [
     # page of the site's own, a 400 included, is never framed by another site.
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # A phone's table poll that finds nothing new (most of what a hall's night serves) is
+    # answered from one cache read before sessions, CSRF, locale and the rest; after the
+    # frame and security headers every answer carries (a 304 has no content for a policy).
+    "scoring.polls.TablePollMiddleware",
     "csp.middleware.CSPMiddleware",
     # Static files are served by WhiteNoise in development too (from the source folders,
     # reloaded on change), so both serve them with the same headers.
@@ -223,7 +227,7 @@ REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.cache.RedisCache",
             "LOCATION": REDIS_URL,
             # A Redis that hangs must fail fast: the rate limits then step aside and pages
             # carry on, instead of every request waiting on it.

@@ -3,41 +3,33 @@
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 from typing import Any
 
 import segno
-from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.cache import add_never_cache_headers
-from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from core.conditional import cache_get_many, etag, if_none_match, not_modified
+from core.conditional import cache_get_many, if_none_match
 from core.ratelimit import rate_limit
 from core.views import no_index
 from rules import RuleViolation, score_deal
 from scoring.confirmation import Actor, deal_makers
-from scoring.devices import DEVICE_COOKIE, device_of, user_key, with_device
+from scoring.devices import device_of, with_device
 from scoring.entry import DealEntry
 from scoring.forms import ConfirmForm, DealMetaForm, SeatForm
 from scoring.i18n import contract_text, violation_text
-from scoring.link_gone import cached_link_gone, link_gone
+from scoring.link_gone import link_gone
 from scoring.models import Deal, SeatClaim
+from scoring.polls import poll_from_cache, table_not_modified, table_tag
 from scoring.public_cache import (
-    gone_key,
-    language,
-    seat_key,
     table_keys,
     table_versions,
-    wide_key,
 )
-from scoring.public_cache import shared as shared_cache
 from scoring.selectors import (
     open_table,
     recorded_requests,
@@ -250,16 +242,7 @@ def table_live(request: HttpRequest, key: str) -> HttpResponse:
     seconds: 304 from one cache read while nothing changed for this phone (this table's
     deals and seats, what concerns every table), before the link or the rate limit is
     looked at; once its stage is closed, the notice saying so from that same read."""
-    return _poll_from_cache(request, key) or _table_live(request, key=key)
-
-
-def _table_not_modified(tag: str) -> HttpResponse:
-    # Like every table page never stored (no-store): the browser keeps no copy to
-    # revalidate, so the page's script sends the ETag of what it shows itself and leaves
-    # the part as it is on a 304 (static/js/site.js, as static/js/screen.js does).
-    response = not_modified(tag)
-    add_never_cache_headers(response)
-    return response
+    return poll_from_cache(request, key) or _table_live(request, key=key)
 
 
 @correction_page
@@ -268,7 +251,7 @@ def _table_live(request: HttpRequest, table: Table) -> HttpResponse:
     # The versions are read before the page is, so a change made meanwhile is seen next time.
     tag = _live_tag(request, table)
     if tag is not None and tag in if_none_match(request):
-        return _table_not_modified(tag)  # the link works and nothing changed: nothing to build
+        return table_not_modified(tag)  # the link works and nothing changed: nothing to build
     response = render(request, "scoring/_table_live.html", _entry_context(request, table))
     if tag is not None:
         response["ETag"] = tag
@@ -281,56 +264,7 @@ def _live_tag(request: HttpRequest, table: Table) -> str | None:
     found = cache_get_many(table_keys(event_id, table.pk))
     versions = table_versions(event_id, table.pk, found, event=table.stage.event)
     ids = (event_id, table.stage.number, table.pk)
-    return _table_tag(request, table.entry_key, ids, versions)
-
-
-_TABLE_TAG = re.compile(r'^W/"t(\d{1,12})\.(\d{1,6})\.(\d{1,12})\.([0-9a-f]{8})\.[0-9a-f]{24}"$')
-
-
-def _ids_mark(key: str, ids: tuple[int, int, int]) -> str:
-    """Ties the ids a tag shows in clear to its link: a made-up tag cannot name another
-    event's table (its closed stage's notice is answered only to a tag the site gave)."""
-    text = "\x1f".join(map(str, (key, *ids)))
-    return salted_hmac("lappu.table-ids", text).hexdigest()[:8]
-
-
-def _table_tag(
-    request: HttpRequest, key: str, ids: tuple[int, int, int], versions: tuple[str, str] | None
-) -> str | None:
-    """The poll's ETag: the table's event, stage and number in clear (`ids`: so the next poll
-    finds its versions in one read), signed with the link, the versions and who is asking."""
-    if versions is None:
-        return None
-    who = f"{device_of(request)}\x1f{user_key(request)}"
-    label = "t{}.{}.{}.".format(*ids) + _ids_mark(key, ids) + "."
-    return etag(key, *versions, who, language(), label=label)
-
-
-def _poll_from_cache(request: HttpRequest, key: str) -> HttpResponse | None:
-    """304 when the ETag the phone holds is still that of the table's poll as it is now, or
-    the notice of its closed stage; both from one cache read (nothing missing is read from
-    the database here), else None."""
-    if DEVICE_COOKIE not in request.COOKIES or not shared_cache():
-        return None  # (a cache of this process's own is asked once the link is checked)
-    for held in if_none_match(request):
-        match = _TABLE_TAG.match(held)
-        if match is None:
-            continue
-        ids = event_id, stage, table_id = int(match[1]), int(match[2]), int(match[3])
-        if not constant_time_compare(match[4], _ids_mark(key, ids)):
-            return None
-        found = cache_get_many([*table_keys(event_id, table_id), gone_key(event_id, stage)])
-        if found is None or wide_key(event_id) not in found or seat_key(table_id) not in found:
-            return None
-        versions = table_versions(event_id, table_id, found)
-        if _table_tag(request, key, ids, versions) == held:
-            return _table_not_modified(held)
-        # A director signed in may still correct a closed stage's table: only the phones
-        # (no session) are answered the kept notice.
-        if settings.SESSION_COOKIE_NAME in request.COOKIES:
-            return None
-        return cached_link_gone(request, found, ids)
-    return None
+    return table_tag(request, table.entry_key, ids, versions)
 
 
 @require_POST

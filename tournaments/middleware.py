@@ -119,6 +119,12 @@ def _language_asked(request: HttpRequest) -> bool:
     reads it: the cookie, or the Accept-Language header (up to a "*"). A person signed in
     is no first-time visitor: their stored choice, else their browser's, as on the club's
     own page (tournaments.views.club_detail)."""
+    return _browser_asked(request) or bool(request.user.is_authenticated)
+
+
+def _browser_asked(request: HttpRequest) -> bool:
+    """Whether the cookie or the Accept-Language header (up to a "*") names one of the
+    site's languages."""
     if _supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")):
         return True
     for code, _quality in parse_accept_lang_header(request.headers.get("Accept-Language", "")):
@@ -126,7 +132,18 @@ def _language_asked(request: HttpRequest) -> bool:
             break
         if _supported(code):
             return True
-    return bool(request.user.is_authenticated)
+    return False
+
+
+def visitor_language(request: HttpRequest, club: str | None) -> str | None:
+    """The language a club's page is shown in to a visitor nobody signed in as, decided as
+    LocaleMiddleware and ClubLanguageMiddleware decide it, before either has run (a table's
+    poll answered early, scoring.polls): what the browser asked for, else the club's
+    language (`club`: as the cache holds it). None: it depends on the club's language,
+    which `club` does not give."""
+    if _browser_asked(request):
+        return translation.get_language_from_request(request)
+    return club or None
 
 
 def _supported(code: str) -> bool:
