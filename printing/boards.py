@@ -17,7 +17,6 @@ from typing import Any
 
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.text import slugify
 from django.utils.translation import get_language, gettext, override
 from weasyprint import Document
 
@@ -25,7 +24,7 @@ from formats.championship import Bracket, championship_bracket
 from leagues.selectors import SeasonLeague, season_scheme_changes
 from leagues.services import season_league
 from leagues.tables import number_text, scheme_text
-from printing.pdf import PDF, PrintFile, render_document, render_pdf
+from printing.pdf import PDF, PrintFile, file_name, render_document, render_pdf
 from scoring.selectors import TableSheet, stage_sheets
 from standings.selectors import RankingRow
 from standings.standings import event_standings
@@ -51,10 +50,6 @@ BRACKET_TEMPLATE = "print/boards_bracket.html"
 BRACKET_COLUMN_TABLES = 6
 
 
-def _name(*parts: object) -> str:
-    return "-".join(slugify(str(part)) or "x" for part in parts) + ".pdf"
-
-
 def css_text(*parts: object) -> str:
     """`parts` joined by " · " as the inside of a CSS string (the page footer's
     ``content``): quotes, backslashes and anything that could end the style element are
@@ -73,9 +68,18 @@ def _in(language: str, make: Any, **kwargs: Any) -> dict[str, Any]:
 
 
 def _pdf(
-    filename: str, template: str, context: dict[str, Any], language: str, size: str | None
+    name: tuple[object, ...],
+    template: str,
+    context: dict[str, Any],
+    language: str,
+    size: str | None,
 ) -> PrintFile:
-    return PrintFile(filename, PDF, render_pdf(template, context, language=language, size=size))
+    """The sheet as a file named by `name`'s parts, its paper and its language."""
+    return PrintFile(
+        file_name(*name, size=size, language=language),
+        PDF,
+        render_pdf(template, context, language=language, size=size),
+    )
 
 
 # -- standings ----------------------------------------------------------------------------------
@@ -141,7 +145,7 @@ def standings_file(
     parts: list[object] = [event.club.slug, event.pk, "standings"]
     if stage is not None:
         parts.insert(2, f"stage-{stage.number}")
-    return _pdf(_name(*parts), STANDINGS_TEMPLATE, context, language, size)
+    return _pdf(tuple(parts), STANDINGS_TEMPLATE, context, language, size)
 
 
 # -- seating list -------------------------------------------------------------------------------
@@ -263,8 +267,8 @@ def seating_file(
     with override(language):
         context = seating_context(stage=stage, per_page=per_page)
     event = stage.event
-    filename = _name(event.club.slug, event.pk, f"stage-{stage.number}", "seating")
-    return _pdf(filename, "print/boards_seating.html", context, language, size)
+    name = (event.club.slug, event.pk, f"stage-{stage.number}", "seating")
+    return _pdf(name, "print/boards_seating.html", context, language, size)
 
 
 # -- league table -------------------------------------------------------------------------------
@@ -372,8 +376,8 @@ def league_document(*, season: Season, language: str, size: str | None = None) -
 def league_file(*, season: Season, language: str, size: str | None = None) -> PrintFile:
     """The season's league table as the public page has it (published events only)."""
     context = _league_context(season, language)
-    filename = _name(season.club.slug, f"season-{season.pk}", "league")
-    return _pdf(filename, LEAGUE_TEMPLATE, context, language, size)
+    name = (season.club.slug, f"season-{season.pk}", "league")
+    return _pdf(name, LEAGUE_TEMPLATE, context, language, size)
 
 
 # -- championship bracket -----------------------------------------------------------------------
@@ -434,8 +438,8 @@ def bracket_context(*, event: Event, bracket: Bracket | None = None) -> dict[str
 def bracket_file(*, event: Event, language: str, size: str | None = None) -> PrintFile:
     """The championship's bracket: every seated stage's tables, who went on, the champion."""
     context = _in(language, bracket_context, event=event)
-    filename = _name(event.club.slug, event.pk, "bracket")
-    return _pdf(filename, BRACKET_TEMPLATE, context, language, size)
+    name = (event.club.slug, event.pk, "bracket")
+    return _pdf(name, BRACKET_TEMPLATE, context, language, size)
 
 
 def board_document(*, kind: str, event: Event, language: str, size: str | None = None) -> Document:

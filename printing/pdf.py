@@ -21,6 +21,7 @@ from django.contrib.staticfiles.storage import staticfiles_storage
 from django.core.exceptions import SuspiciousFileOperation
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 from weasyprint import HTML, Document
 from weasyprint.urls import FatalURLFetchingError, URLFetcher
@@ -48,6 +49,14 @@ def paper(requested: str | None = None) -> str:
     """The paper a sheet is printed on: `requested` when it is one we print, else the
     site's setting (PRINT_PAPER)."""
     return requested if requested in PAPERS else settings.PRINT_PAPER
+
+
+def file_name(*parts: object, size: str | None, language: str) -> str:
+    """A printed file's download name: `parts`, then its paper and its language, like
+    club-cup-stage-2-seating-a4-fi.pdf: the same sheet printed on two papers or in two
+    languages never downloads twice under one name, the second over the first."""
+    words = [*parts, paper(size), language]
+    return "-".join(slugify(str(word)) or "x" for word in words) + ".pdf"
 
 
 # The address a sheet's relative links resolve against: never fetched, only recognised.

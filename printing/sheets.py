@@ -41,7 +41,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext, pgettext
 from weasyprint import Document
 
-from printing.pdf import PDF, PrintFile, render_document, write_pdf
+from printing.pdf import PDF, PrintFile, file_name, render_document, write_pdf
 from rules import describe_options
 from scoring.entry import ENDING_WORDS, SPECIAL_WORDS, family_of
 from scoring.i18n import contract_text
@@ -639,12 +639,14 @@ def table_sheet_file(
     size: str | None = None,
     continued: bool = False,
 ) -> PrintFile:
-    """One table's sheet as a download (filename like rutupeli-night-table-3.pdf, or
-    -continued-3 for a continuation sheet)."""
+    """One table's sheet as a download (filename like rutupeli-night-table-3-a4-fi.pdf,
+    or -continued-3-… for a continuation sheet)."""
     content = table_sheets_pdf(
         tables=[table], filled=filled, language=language, size=size, continued=continued
     )
     event = table.stage.event
     kind = "result" if filled else "continued" if continued else "table"
     name = slugify(event.name).replace("_", "-") or "event"
-    return PrintFile(f"{name}-{kind}-{table.number}.pdf", PDF, content)
+    return PrintFile(
+        file_name(name, kind, table.number, size=size, language=language), PDF, content
+    )

@@ -43,6 +43,14 @@ def test_a_template_with_markers_fails_naming_file_and_line(tmp_path):
     ]
 
 
+def test_markers_with_windows_line_ends_fail(tmp_path):
+    conflicted = "a\r\n<<<<<<< HEAD\r\nb\r\n=======\r\nc\r\n>>>>>>> main\r\n"
+    repo = git_repo(tmp_path, {"notes.txt": conflicted})
+    result = run(repo)
+    assert result.returncode == 1
+    assert [line.rsplit(":", 2)[1] for line in result.stdout.splitlines()] == ["2", "4", "6"]
+
+
 def test_look_alikes_pass(tmp_path):
     # A Markdown rule, a longer row of '=' and a shift operator are not git's markers.
     text = "Title\n=====\n\n========\nx = 1 << 7\n# <<<<<<<< eight\n"

@@ -13,7 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-MARKER = re.compile(rb"^(<{7} |={7}$|>{7} |\|{7} )", re.MULTILINE)
+# A file with Windows line ends gets its markers with them ("=======\r\n").
+MARKER = re.compile(rb"^(<{7} |={7}\r?$|>{7} |\|{7} )", re.MULTILINE)
 
 
 def tracked_files(root: Path) -> list[Path]:

@@ -153,7 +153,9 @@ def test_the_standings_hold_every_players_place_and_total(variant, language):
     event, _stage, _tables = _night(variant)
     ranking = event_ranking(event=event, sheets=event_sheets(event=event))
     file = standings_file(event=event, language=language)
-    assert file.mime == "application/pdf" and file.filename.endswith("-standings.pdf")
+    assert file.mime == "application/pdf" and file.filename.endswith(
+        f"-standings-a4-{language}.pdf"
+    )
     lines = _lines(file.content)
     text = "\n".join(lines)
     assert event.name in text and DATES[language] in text
@@ -417,6 +419,36 @@ def test_the_addresses_answer_pdfs_in_the_language_and_paper_asked_for(client):
     assert client.get(reverse("print_seating", args=[slug, event.pk, 9])).status_code == 404
     # A club night has no bracket.
     assert client.get(reverse("print_bracket", args=[slug, event.pk])).status_code == 404
+
+
+def _download_name(response) -> str:
+    match = re.fullmatch(r'inline; filename="([^"]+)"', response["Content-Disposition"])
+    assert match, response["Content-Disposition"]
+    return match[1]
+
+
+def test_every_round_print_downloads_under_a_name_with_its_paper_and_language(client):
+    """A round's standings, its seating and a table's sheets printed in Finnish on A4 and
+    in English on Letter are files of different names that say which is which: one name
+    for both, the second download overwrote the first in the director's folder."""
+    event, stage, tables = _night("rutupeli")
+    slug, table = event.club.slug, (event.club.slug, event.pk, tables[0].pk)
+    urls = {
+        "standings": reverse("print_standings", args=[slug, event.pk]) + f"?stage={stage.number}",
+        "seating": reverse("print_seating", args=[slug, event.pk, stage.number]) + "?",
+        "sheet": reverse("print_table_sheet", args=table) + "?",
+        "result": reverse("print_table_result", args=table) + "?",
+    }
+    client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
+    names = {}
+    for kind, url in urls.items():
+        for language, paper in (("fi", "A4"), ("en", "Letter")):
+            response = client.get(f"{url}&lang={language}&paper={paper}")
+            assert response.status_code == 200, (kind, response.status_code)
+            names[kind, language] = _download_name(response)
+            assert names[kind, language].endswith(f"-{paper.lower()}-{language}.pdf")
+    assert len(set(names.values())) == len(names), names
+    assert names["seating", "fi"] == f"{slug}-{event.pk}-stage-1-seating-a4-fi.pdf"
 
 
 def test_a_private_events_sheets_are_not_found_but_for_its_directors(client):

@@ -89,7 +89,9 @@ def test_blank_sheet_renders_with_players_contracts_and_qr(game, language):
     table = tables[0]
     printed = table_sheet_file(table=table, filled=False, language=language)
     assert printed.mime == "application/pdf"
-    assert printed.filename == f"{game.replace('_', '-')}-night-table-{table.number}.pdf"
+    assert printed.filename == (
+        f"{game.replace('_', '-')}-night-table-{table.number}-a4-{language}.pdf"
+    )
     text = "\n".join(pdf_text(printed.content))
     for seat in table.seats.all():
         assert seat.player.name in text
@@ -116,7 +118,7 @@ def test_result_sheet_holds_every_deal_totals_and_winner(game, language):
     sheet = table_sheet(table=table)
     assert sheet.standing.finished
     printed = table_sheet_file(table=table, filled=True, language=language)
-    assert printed.filename.endswith(f"-result-{table.number}.pdf")
+    assert printed.filename.endswith(f"-result-{table.number}-a4-{language}.pdf")
     text = "\n".join(pdf_text(printed.content))
     winner = next(s for s in sheet.seats if s.position == sheet.standing.winner)
     for seat in sheet.seats:
@@ -194,13 +196,15 @@ def test_director_downloads_sheet_and_result(client):
     )
     assert sheet.status_code == 200
     assert sheet["Content-Type"] == "application/pdf"
-    assert "rutupeli-night-table-1.pdf" in sheet["Content-Disposition"]
+    assert 'filename="rutupeli-night-table-1-letter-en.pdf"' in sheet["Content-Disposition"]
     reader = PdfReader(io.BytesIO(sheet.content))
     assert round(float(reader.pages[0].mediabox.width)) == 612
     assert "2 sets" in reader.pages[0].extract_text()
     result = client.get(reverse("print_table_result", kwargs=kwargs), {"lang": "xx"})
     assert result.status_code == 200
-    assert "rutupeli-night-result-1.pdf" in result["Content-Disposition"]
+    # A language the site does not offer: the club's, and the name says which.
+    language = event.club.language or settings.LANGUAGE_CODE
+    assert f'filename="rutupeli-night-result-1-a4-{language}.pdf"' in result["Content-Disposition"]
 
 
 def test_non_directors_get_no_sheet(client, outsider):

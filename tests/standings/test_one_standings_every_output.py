@@ -1,7 +1,9 @@
 """One standings, every output: for an event of every format, the public page, the CSV, the
 XLSX, the standings PDF, the JSON feed and the big screen list the same players in the same
 order with the same places and figures as `event_standings` (and a championship's
-advancement names the champion they crown)."""
+advancement names the champion they crown). Beside it: the printed result sheet's winner,
+what set each row of a final ranking apart, shared places on records and downloads, a
+head-to-head screen's wins, and the bye settings typed in the new-event form kept."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ import io
 import json
 import re
 from html import unescape
+from html.parser import HTMLParser
 
 import openpyxl
 import pytest
+from django.http import QueryDict
 from django.urls import reverse
 from pypdf import PdfReader
 
@@ -23,6 +27,7 @@ from printing.sheets import table_sheet_file
 from records.selectors import player_record
 from scoring.selectors import stage_sheets
 from standings.standings import event_standings
+from tests.factories import ClubFactory, MembershipFactory
 from tests.formats.test_championship import (
     championship,
     entry,
@@ -40,8 +45,8 @@ from tests.scoring.conftest import seated_event
 from tests.scoring.test_entry_views import seated_client
 from tests.standings.test_tables_export import play as play_night
 from tournaments.event_settings import event_tie_breaks_set
-from tournaments.models import EventFormat, EventStatus, Player, StageStatus
-from tournaments.services import event_publish, stage_confirm
+from tournaments.models import Event, EventFormat, EventStatus, Player, Role, StageStatus
+from tournaments.services import event_publish, registration_add, stage_confirm
 
 pytestmark = pytest.mark.django_db
 
@@ -85,8 +90,8 @@ def series_in_round_two():
     return event
 
 
-def swiss_two_rounds():
-    event = h2h_event(players=8, format=EventFormat.SWISS, rounds=3)
+def swiss_two_rounds(format: str = EventFormat.SWISS, **options):
+    event = h2h_event(players=8, format=format, **(options or {"rounds": 3}))
     for number in (1, 2):
         stage = pair_and_confirm(event, seed=number)
         for table, pair in zip(stage.tables.order_by("number"), pairs_of(stage), strict=True):
@@ -99,6 +104,7 @@ FORMATS = {
     "championship": finished_championship,
     "series": series_in_round_two,
     "swiss": swiss_two_rounds,
+    "round_robin": lambda: swiss_two_rounds(EventFormat.ROUND_ROBIN, bye_wins=1),
 }
 
 
@@ -159,6 +165,12 @@ def _screen_rows(client, event) -> list[tuple[str, str]]:
     ]
 
 
+def _screen_wins(client, event) -> list[str]:
+    url = reverse("event_screen_live", args=[event.club.slug, event.pk])
+    html = client.get(url).content.decode()
+    return re.findall(r'<span class="wins">(\d+)</span>', html)
+
+
 @pytest.mark.parametrize("kind", sorted(FORMATS))
 def test_every_output_reads_the_one_standings(client, kind):
     event = FORMATS[kind]()
@@ -181,7 +193,7 @@ def test_every_output_reads_the_one_standings(client, kind):
     shared = ["yes" if row.shared else "" for row in standings.rows]
     if any(shared):
         assert [row[header.index("Shared place")] for row in rows] == shared
-    if kind == "swiss":
+    if kind in ("swiss", "round_robin"):
         wins = header.index("Wins")
         assert [int(row[wins]) for row in rows] == [row.wins for row in standings.rows]
     if kind == "series":
@@ -218,6 +230,13 @@ def test_every_output_reads_the_one_standings(client, kind):
     assert all(p["decided_by"] is None for p in feed["players"] if p["shared"])
 
     assert _screen_rows(client, event) == expected
+    if kind in ("swiss", "round_robin"):
+        # Ranked by match wins first: the screen shows them and says so, or a lower points
+        # figure would stand above a higher one with no reason shown.
+        assert _screen_wins(client, event) == [str(row.wins) for row in standings.rows]
+        assert len({row.wins for row in standings.rows}) > 1
+        screen = client.get(reverse("event_screen_live", args=[event.club.slug, event.pk]))
+        assert standings.caption and standings.caption in screen.content.decode()
 
 
 def test_a_championships_standings_crown_the_champion_its_advancement_crowned(client):
@@ -372,6 +391,14 @@ def test_a_championships_final_ranking_says_what_set_each_row_apart_in_every_out
     assert [row[header.index("Decided by")] for row in csv_rows] == words
     xlsx_header, xlsx = _xlsx_rows(client, event)
     assert [row[xlsx_header.index("Decided by")] or "" for row in xlsx] == words
+    # The printed standings: each row's line ends with its words, or with its table.
+    lines = _pdf_lines(event)
+    printed = [
+        next(line for line in lines if line.startswith(f"{row.place_label} {row.player}"))
+        for row in rows
+    ]
+    assert ["last deal" if line.endswith(" last deal") else "" for line in printed] == words
+    assert not any(line.endswith((" director", " total", " stage")) for line in printed)
 
 
 def test_a_shared_place_is_marked_on_the_record_and_in_its_download(client):
@@ -394,3 +421,125 @@ def test_a_shared_place_is_marked_on_the_record_and_in_its_download(client):
         url = reverse("player_record_export", args=[player.club.slug, player.pk, "csv"])
         header, *rows = list(csv.reader(io.StringIO(client.get(url).content.decode("utf-8-sig"))))
         assert [row[header.index("Shared place")] for row in rows] == ["yes"]
+
+
+class _FormPage(HTMLParser):
+    """The new-event page's form as a browser sees it: each control's name, value and id,
+    the group title it sits under (a format's section) and each label's words."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.controls: list[dict] = []  # name, value, id, group, posted
+        self.labels: dict[str, str] = {}  # a control's id -> its label's words
+        self.ids: list[str] = []
+        self._group = ""
+        self._in_group_title = False
+        self._label_for: str | None = None
+        self._select: dict | None = None
+        self._option: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.append(attrs["id"])
+        if tag == "h2" and "group-title" in (attrs.get("class") or ""):
+            self._in_group_title, self._group = True, ""
+        elif tag == "label" and attrs.get("for"):
+            self._label_for = attrs["for"]
+            self.labels[self._label_for] = ""
+        elif tag == "input" and attrs.get("name"):
+            kind = attrs.get("type", "text")
+            posted = kind not in ("checkbox", "radio") or "checked" in attrs
+            value = attrs.get("value", "on" if kind in ("checkbox", "radio") else "")
+            self.controls.append(
+                {"name": attrs["name"], "value": value, "id": attrs.get("id"),
+                 "group": self._group, "posted": posted}
+            )  # fmt: skip
+        elif tag == "select" and attrs.get("name"):
+            self._select = {"name": attrs["name"], "value": None, "id": attrs.get("id"),
+                            "group": self._group, "posted": True}  # fmt: skip
+            self.controls.append(self._select)
+        elif (
+            tag == "option"
+            and self._select is not None
+            and (self._select["value"] is None or "selected" in attrs)
+        ):
+            self._select["value"] = attrs.get("value", "")  # the first, or the selected
+
+    def handle_endtag(self, tag):
+        if tag == "h2":
+            self._in_group_title = False
+        elif tag == "label":
+            self._label_for = None
+        elif tag == "select":
+            self._select = None
+        elif tag == "fieldset":
+            self._group = ""
+
+    def handle_data(self, data):
+        if self._in_group_title:
+            self._group += data.strip()
+        if self._label_for is not None:
+            self.labels[self._label_for] += data
+
+    def control(self, group: str, label: str) -> dict:
+        (found,) = [
+            c for c in self.controls
+            if c["group"].endswith(group) and label in self.labels.get(c["id"], "")
+        ]  # fmt: skip
+        return found
+
+
+def _create_through_the_page(client, club, format: str, section: str, bye: dict) -> Event:
+    """Fill the new-event page as a director does: every control as shown, the format
+    chosen, and in `section` (the format's own group) the bye's settings typed."""
+    url = reverse("event_new", args=[club.slug]) + "?game=gin_romi"
+    page = _FormPage()
+    page.feed(client.get(url).content.decode().split('id="event-form"', 1)[1])
+    duplicates = {name for name in page.ids if page.ids.count(name) > 1}
+    assert not duplicates, duplicates  # each control has an id of its own
+    page.control(section, "Settlement points for a bye")["value"] = str(bye["bye_points"])
+    page.control(section, "A bye counts as")["value"] = str(bye["bye_wins"])
+    post = QueryDict(mutable=True)
+    (chosen,) = [control for control in page.controls if control["name"] == "format"]
+    chosen["value"] = format
+    for control in page.controls:
+        if control["posted"]:
+            post.appendlist(control["name"], control["value"])
+    post.update({"name": f"Gin {format}", "date": "2026-12-05"})
+    response = client.post(url, post)
+    assert response.status_code == 302, response.context["form"].errors
+    return Event.objects.get(club=club, name=f"Gin {format}")
+
+
+@pytest.mark.parametrize(
+    ("format", "section"),
+    [
+        (EventFormat.ROUND_ROBIN, "round robin"),
+        (EventFormat.SWISS, "Swiss"),
+    ],
+)
+def test_a_paired_formats_bye_settings_round_trip_through_the_new_event_form(
+    client, format, section
+):
+    """The page shows the round robin's and the Swiss's bye fields at once: what is typed
+    in the chosen format's section is what the event keeps, shows and scores, whatever the
+    other section holds (the Swiss's untouched 0 once overwrote a round robin's 50)."""
+    club = ClubFactory()
+    client.force_login(MembershipFactory(club=club, role=Role.DIRECTOR).user)
+    bye = {"bye_wins": 0, "bye_points": 50}
+    event = _create_through_the_page(client, club, format, section, bye)
+    assert event.format == format
+    assert {key: event.format_options[key] for key in bye} == bye
+    manage = client.get(reverse("event_manage", args=[club.slug, event.pk])).content.decode()
+    assert "0 wins, 50 points" in unescape(manage)
+    # Played: three players, one sits out round 1 and is credited what was typed.
+    for index in range(3):
+        player = Player.objects.create(club=club, name=f"Bye {index + 1}")
+        registration_add(event=event, player=player, checked_in=True)
+    stage = pair_and_confirm(event, seed=1)
+    (table,) = stage.tables.all()
+    (sat_out,) = {r.player_id for r in event.registrations.all()} - set(pairs_of(stage)[0])
+    play_match(table, pairs_of(stage)[0][0])
+    row = next(r for r in event_standings(event=event).rows if r.player_id == sat_out)
+    assert (row.wins, row.total) == (0, 50)

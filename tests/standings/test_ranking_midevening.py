@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.urls import reverse
 
 from scoring.selectors import sheet_points_matrix, table_sheet
 from scoring.services import Actor, deal_record
@@ -159,3 +160,6 @@ def test_a_championship_table_yet_to_start_ranks_after_everyone_who_has_played(c
     )
     html = client.get(event.get_absolute_url()).content.decode()
     assert "places compare by points per deal" in html
+    # And the big screen, where the hall reads the standings.
+    screen = client.get(reverse("event_screen_live", args=[event.club.slug, event.pk]))
+    assert "places compare by points per deal" in screen.content.decode()

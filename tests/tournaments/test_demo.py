@@ -338,6 +338,9 @@ def test_demo_winter_cup_breaks_ties_by_deals_won_and_its_result_sheet_says_so(d
     won_more = table.seats.get(position=0)
     assert sheet.standing.totals[0] == sheet.standing.totals[1]
     assert sheet.winner == won_more
+    # The game's own order (the last deal first) would crown the other: the demo shows an
+    # order that matters, not one that happens to agree.
+    assert sheet.standing.winner == 1
     printed = table_sheet_file(table=table, filled=True, language="en").content
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(printed)).pages)
     assert f"Winner: {won_more.player.name}" in text
