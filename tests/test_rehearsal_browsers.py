@@ -114,27 +114,72 @@ def test_a_plain_forms_redirect_is_followed_to_the_page_and_its_files_fetched_on
     assert all(headers["accept-encoding"].startswith("gzip") for _m, _p, headers in server.seen)
 
 
+def part_or_page(part: str) -> Callable[[dict[str, str]], Reply]:
+    """The site as it answers the table page's script: the part when asked for it (PART_ASK),
+    else a plain form's redirect."""
+
+    def answer(headers: dict[str, str]) -> Reply:
+        if all(headers.get(key.lower()) == value for key, value in PART_ASK.items()):
+            return 200, {**HTML, PART_MARK: "entry"}, part
+        return 302, {"Location": "/t/k/"}, ""
+
+    return answer
+
+
+PART = (
+    '<div class="table-part"><p>Deal 1 saved</p><div id="table-live" hx-get="/t/k/live/"'
+    ' hx-trigger="every 60s" hx-swap="innerHTML" data-poll-tag="W/&quot;v2&quot;"></div>'
+    '<form method="post" action="/t/k/deals/2/" class="entry" data-queue="deal"></form></div>'
+)
+
+
 def test_an_answer_with_the_updated_part_is_taken_as_it_is_and_no_page_is_loaded():
-    part = '<div data-poll-tag="W/&quot;v2&quot;">Deal 1 saved</div>'
+    server = Server({("POST", "/t/k/deals/1/"): part_or_page(PART), ("GET", "/t/k/"): page()})
+
+    async def play(base: str) -> tuple[str, str, int | None, bool]:
+        phone = Browser(base, Stats(), time.monotonic() + 60)
+        _answer, told = await phone.submit("save", "/t/k/deals/1/", {}, time.monotonic())
+        polling = phone.polling is not None
+        phone.stop_polling()
+        return told, phone.tag, phone.form, polling
+
+    told, tag, form, polling = run(server, play)
+    # What the phone shows: the part, its next deal's form, its poll started with the tag.
+    assert "Deal 1 saved" in told and form == 2 and polling and tag == 'W/"v2"'
+    assert server.paths() == []  # no page loaded after it
+
+
+def test_a_table_asked_for_again_is_a_part_where_the_site_answers_with_parts():
+    server = Server({("GET", "/t/k/"): part_or_page(PART)})
+
+    async def play(base: str) -> Stats:
+        stats = Stats()
+        phone = Browser(base, stats, time.monotonic() + 60)
+        await phone.ask_again("/t/k/", time.monotonic())
+        phone.stop_polling()
+        return stats
+
+    stats = run(server, play)
+    assert server.paths() == ["/t/k/"] and dict(stats.statuses["table page"]) == {200: 1}
+
+
+def test_a_table_asked_for_again_is_the_page_reloaded_where_the_site_answers_with_pages():
     server = Server(
         {
-            ("POST", "/t/k/deals/1/"): lambda headers: (
-                (200, {**HTML, PART_MARK: "1"}, part)
-                if all(headers.get(k.lower()) == v for k, v in PART_ASK.items())
-                else (302, {"Location": "/t/k/"}, "")
-            ),
             ("GET", "/t/k/"): page(),
+            ("GET", "/static/css/site.abc.css"): lambda _h: (200, {}, "css"),
+            ("GET", "/static/js/site.abc.js"): lambda _h: (200, {}, "js"),
         }
     )
 
-    async def play(base: str) -> tuple[str, str]:
+    async def play(base: str) -> None:
         phone = Browser(base, Stats(), time.monotonic() + 60)
-        _answer, told = await phone.submit("save", "/t/k/deals/1/", {}, time.monotonic())
-        return told, phone.tag
+        await phone.ask_again("/t/k/", time.monotonic())
+        phone.stop_polling()
 
-    told, tag = run(server, play)
-    assert "Deal 1 saved" in told and tag == 'W/"v2"'  # the next poll asks with the part's tag
-    assert server.paths() == []  # no page loaded after it
+    run(server, play)
+    # A page, loaded whole: its files come with it.
+    assert server.paths() == ["/t/k/", "/static/css/site.abc.css", "/static/js/site.abc.js"]
 
 
 def test_a_spectator_opens_the_page_then_polls_with_the_tag_the_page_says():

@@ -170,12 +170,14 @@ def _load(tables: int, found: dict[str, Any]):
 
 # -- the browsers -----------------------------------------------------------------------------
 
-# The one switch between today's pages and the cheap path (issue 34, item 2): a seat claim,
-# save or confirmation sent by the page's own script is answered 200 with the updated part
-# of the page, marked by PART_MARK; the phone then shows that part and loads no page. Any
-# other answer is a plain form's: a redirect the browser follows to the whole table page.
-# PART_ASK is what the page's script says about itself when it sends them.
-PART_ASK = {"HX-Request": "true"}
+# The one switch between a page that loads itself whole and one that swaps in its parts: a
+# seat claim, save or confirmation sent by the table page's own script (it says so with
+# PART_ASK), and its asking for the table again once a held-back deal is confirmed, are
+# answered 200 with the updated main part of the page, marked PART_MARK; the phone then
+# shows that part (its poll restarting with the swapped-in element) and loads no page. Any
+# other answer is a plain form's: a redirect the browser follows to the whole table page,
+# and a page that a player reloads to get the next deal's form.
+PART_ASK = {"X-Lappu-Part": "1"}
 PART_MARK = "x-lappu-part"
 
 # What every request of a browser says (a phone's, in English as the rehearsal's club).
@@ -339,6 +341,7 @@ class Browser:
         self.shown = asyncio.Event()  # set whenever what the page shows changes
         self.poll_path, self.every, self.tag = "", 0.0, ""
         self.polling: asyncio.Task[None] | None = None
+        self.parts = False  # whether the site answers this page's script with parts
         self.poll_kind = "poll"
 
     # -- one exchange
@@ -401,16 +404,42 @@ class Browser:
         self.path = path
         self.take(text)
         await asyncio.gather(*(self.asset(each) for each in dict.fromkeys(_ASSETS.findall(text))))
+        self.start_polling(text)
+        worker = _WORKER.search(text)
+        if worker:
+            await self.service_worker(html.unescape(worker[1]), path)
+
+    def start_polling(self, text: str) -> None:
+        """htmx starts the poll of the polled element in `text` (a page loaded, a part
+        swapped in): its own timer, from now."""
         polled = _POLLED.search(text)
         if polled:
+            self.stop_polling()
             self.poll_path, self.every = html.unescape(polled[1]), float(polled[2])
             tag = _POLL_TAG.search(polled[0])
             # The page's script starts its poll from the tag the page says (site.js).
             self.tag = html.unescape(tag[1]) if tag else ""
             self.polling = asyncio.create_task(self._poll(time.monotonic()))
-        worker = _WORKER.search(text)
-        if worker:
-            await self.service_worker(html.unescape(worker[1]), path)
+
+    def swap(self, answer: Answer) -> str:
+        """A part the page's script swaps in (an answer marked PART_MARK)."""
+        self.parts = True
+        text = answer.text
+        self.take(text)
+        self.start_polling(text)
+        return text
+
+    async def ask_again(self, path: str, due: float) -> None:
+        """The table asked for again, for the next deal's form: the page's script asks for its
+        main part where the site answers with parts; else the player reloads the page."""
+        kind = "table part" if self.parts else "table page"
+        answer = await self.exchange(kind, "GET", path, due, headers=PART_ASK, meant=due)
+        if answer is not None and answer.status_code == 200 and answer.header(PART_MARK):
+            self.swap(answer)
+            return
+        self.stop_polling()
+        if answer is not None and answer.status_code == 200:
+            await self.load(path, answer.text)
 
     def take(self, text: str, *, part: bool = False) -> None:
         """What the page (or, `part`, its polled part) now shows."""
@@ -485,12 +514,7 @@ class Browser:
             kind, "POST", path, due, data=data, headers=PART_ASK, meant=due
         )
         if answer is not None and answer.status_code == 200 and answer.header(PART_MARK):
-            text = answer.text  # swapped in by the page's script: no page is loaded
-            self.take(text)
-            polled = _POLL_TAG.search(text)
-            if polled:
-                self.tag = html.unescape(polled[1])
-            return answer, text
+            return answer, self.swap(answer)  # swapped in by the page's script: no page loaded
         if answer is None:
             return None, ""
         # A plain form's answer is a navigation: the page is left once the next one comes.
@@ -535,16 +559,18 @@ async def _scorer(
         await _at(played)
         played += pace * random.uniform(0.7, 1.3)
         while phone.form != number:
-            # The page shows no form while a deal waits for confirmation: the player waits
-            # for the poll to show it confirmed, then reloads the page.
+            # The page shows no form while a deal waits for confirmation: once the poll shows
+            # it confirmed, the page's script asks for the table's part (where the site
+            # answers with parts), else the player reloads the page.
             while phone.waiting and time.monotonic() < phone.until:
                 phone.shown.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(phone.shown.wait(), phone.until - time.monotonic())
-            await _at(time.monotonic() + random.uniform(1, 3))
-            if time.monotonic() >= phone.until:
+            due = time.monotonic() + (0.0 if phone.parts else random.uniform(1, 3))
+            await _at(due)
+            if due >= phone.until:
                 return
-            await phone.open("table page", page, time.monotonic())
+            await phone.ask_again(page, due)
             if phone.form != number and not phone.waiting:
                 stats.refused += 1  # the page offers another deal's form: out of step
                 return
