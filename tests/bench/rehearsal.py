@@ -24,8 +24,9 @@ no less (the site is measured by what real phones cost it):
   is in, never two in flight from one page, with the tag the page said (data-poll-tag) or
   the last answer's ETag; a new page starts a new grid;
 - the scorer's form sends its live check as fields are filled (`--checks` a deal), and its
-  page offers no form while a deal waits for confirmation, so the player reloads the page
-  once the poll shows it confirmed; the checker confirms a few seconds after its page shows
+  page offers no form while a deal waits for confirmation, so once the poll shows it
+  confirmed the player reloads the page (or, where the site answers with parts, the page's
+  script asks for its part at once); the checker confirms a few seconds after its page shows
   the deal's Confirm button; the phones sit down over the first `--arrival` seconds, as the
   spectators open their pages;
 - every request is timed from when it was due, not from when it was sent: nothing in the
@@ -734,13 +735,20 @@ async def _close_under_load(
     pages = [f"{public}screen/" if index % 5 == 4 else public for index in range(len(viewers))]
     for viewer, page in zip(viewers, pages, strict=True):
         viewer.poll_kind = "screen poll" if page.endswith("/screen/") else "public poll"
+    # They arrive over `--arrival` seconds, as for a pace, before the clock starts.
+    begin = time.monotonic()
+
+    async def look(viewer: Browser, page: str, due: float) -> None:
+        await _at(due)
+        await viewer.open("page", page, due)
+
     await asyncio.gather(
         *(
-            _sit(phone, key, index % 2, time.monotonic())
+            _sit(phone, key, index % 2, begin + random.uniform(0, args.arrival))
             for index, (phone, key) in enumerate(zip(phones, keys, strict=True))
         ),
         *(
-            viewer.open("page", page, time.monotonic())
+            look(viewer, page, begin + random.uniform(0, args.arrival))
             for viewer, page in zip(viewers, pages, strict=True)
         ),
     )
