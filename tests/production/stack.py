@@ -48,6 +48,9 @@ class Stack:
     logs: dict[str, Path] = field(default_factory=dict)
     upstream: str = ""  # gunicorn itself, over plain HTTP, as the proxy reaches it
     ca: Path | None = None  # the proxy's local certificate authority, when proxied
+    # The processes it started, by name ("gunicorn": the master; "worker": Celery's main
+    # process; "proxy"): what a measurement of the stack's own CPU starts from.
+    pids: dict[str, int] = field(default_factory=dict)
 
     @property
     def media(self) -> Path:
@@ -232,10 +235,13 @@ def build_stack(
     database: str = DATABASE,
     redis_db: int = REDIS_DB,
     proxied: bool = False,
+    access_log_format: str | None = None,
 ) -> Iterator[Stack]:
     """The stack, its database loaded with the demo (or by `load`, e.g. the load
     rehearsal's event); `workers`: gunicorn's processes instead of the Dockerfile's;
-    `proxied`: behind Caddy with the shipped Caddyfile, as compose runs it (the lane)."""
+    `proxied`: behind Caddy with the shipped Caddyfile, as compose runs it (the lane);
+    `access_log_format`: gunicorn's access log lines in that format (e.g. with each
+    request's time) instead of its default."""
     database_url, maintenance_url = _database_urls(server_url, database)
     redis_url = urlunsplit(urlsplit(redis_url)._replace(path=f"/{redis_db}"))
     port = _free_port()
@@ -282,6 +288,8 @@ def build_stack(
         web = dockerfile_command(port)
         if workers is not None:
             web[web.index("--workers") + 1] = str(workers)
+        if access_log_format is not None:
+            web += ["--access-logformat", access_log_format]
         for name, command in (("worker", worker_command()), ("gunicorn", web)):
             stack.logs[name] = home / f"{name}.log"
             with stack.logs[name].open("wb") as log:
@@ -289,10 +297,12 @@ def build_stack(
                     command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                     start_new_session=True,
                 )  # fmt: skip
+            stack.pids[name] = procs[name].pid
         _wait_worker(stack, procs["worker"])
         _wait_healthy(upstream, procs, stack)
         if proxy_port:
             procs["proxy"] = _start_proxy(stack, port=proxy_port, upstream_port=port)
+            stack.pids["proxy"] = procs["proxy"].pid
             _wait_healthy(base, procs, stack)
         yield stack
     finally:
