@@ -23,3 +23,14 @@ def test_the_rehearsal_seats_a_championship_of_tables_of_four():
 def test_the_rehearsals_client_reads_an_answer():
     answer = _answer_of(b'HTTP/1.1 304 Not Modified\r\nETag: W/"x"\r\nSet-Cookie: a=1\r\n\r\n')
     assert (answer.status_code, answer.header("etag"), answer.body) == (304, 'W/"x"', b"")
+
+
+def test_the_stack_runs_threaded_workers_when_asked():
+    from tests.production.stack import _with_threads, dockerfile_command
+
+    sync = dockerfile_command(8123)
+    threaded = _with_threads([*sync, "--threads", "9"], 4)
+    assert threaded[-4:] == ["--worker-class", "gthread", "--threads", "4"]
+    assert threaded.count("--threads") == 1 and "9" not in threaded
+    workers = sync[sync.index("--workers") + 1]
+    assert threaded[threaded.index("--workers") + 1] == workers  # the processes kept

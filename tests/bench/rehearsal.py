@@ -1001,6 +1001,9 @@ def _kinds(stats: Stats, bare_p95: float = float("nan")) -> list[str]:
     return lines
 
 
+WORKERS = 2  # gunicorn's processes by default: one per core of the machine measured on
+
+
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=250)
@@ -1019,6 +1022,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--close-seconds", type=float, default=60.0, help="polling around the stage close (0: none)"
     )
     parser.add_argument("--ceiling-seconds", type=float, default=10.0)
+    parser.add_argument("--workers", type=int, default=WORKERS, help="gunicorn's processes")
+    parser.add_argument(
+        "--threads", type=int, default=0, help="threads of each (gthread) worker; 0: sync workers"
+    )
     parser.add_argument(
         "--database", default=DATABASE, help="the database it makes (and drops) for itself"
     )
@@ -1026,9 +1033,6 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--redis-db", type=int, default=REDIS_DB, help="the Redis database it flushes"
     )
     return parser.parse_args(argv)
-
-
-WORKERS = 2  # gunicorn's processes: one per core of the machine it was measured on
 
 
 def rehearse(args: argparse.Namespace) -> tuple[list[str], dict[float, Stats]]:
@@ -1045,7 +1049,8 @@ def rehearse(args: argparse.Namespace) -> tuple[list[str], dict[float, Stats]]:
             server_url=server,
             redis_url=redis_url,
             load=_load(args.tables, event),
-            workers=WORKERS,
+            workers=args.workers,
+            threads=args.threads or None,
             settings_module="tests.bench.rehearsal_settings",
             database=args.database,
             redis_db=args.redis_db,
@@ -1054,8 +1059,12 @@ def rehearse(args: argparse.Namespace) -> tuple[list[str], dict[float, Stats]]:
         stack = stack_of.enter_context(built)
         started = {"web": stack.pids["gunicorn"], "worker": stack.pids["worker"]}
         rate, _times = asyncio.run(_ceiling(stack.base, args.ceiling_seconds, 8))
-        _rate, bare = asyncio.run(_ceiling(stack.base, args.ceiling_seconds, WORKERS))
+        _rate, bare = asyncio.run(_ceiling(stack.base, args.ceiling_seconds, args.workers))
         bare_p95 = _percentile(bare, 0.95)
+        lines.append(
+            f"gunicorn: {args.workers} "
+            + (f"threaded workers of {args.threads} threads" if args.threads else "sync workers")
+        )
         lines.append(
             f"ceiling: a bare view reading 1000 rows: {rate:.1f} requests/s 8 at a time; one "
             f"per worker: p50 {_percentile(bare, 0.5) * 1000:.0f} ms, p95 {bare_p95 * 1000:.0f} ms"

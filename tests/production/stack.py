@@ -223,6 +223,21 @@ def _wait_worker(stack: Stack, proc: subprocess.Popen[bytes]) -> None:
     raise AssertionError(f"the worker never became ready:\n{stack.log('worker')}")
 
 
+def _with_threads(command: list[str], threads: int) -> list[str]:
+    """gunicorn's `command` with threaded workers of `threads` threads, whatever worker class
+    and thread count it named."""
+    kept: list[str] = []
+    skip = False
+    for part in command:
+        if skip:
+            skip = False
+        elif part in ("--worker-class", "-k", "--threads"):
+            skip = True
+        else:
+            kept.append(part)
+    return [*kept, "--worker-class", "gthread", "--threads", str(threads)]
+
+
 @contextmanager
 def build_stack(
     home: Path,
@@ -231,6 +246,7 @@ def build_stack(
     redis_url: str,
     load: Callable[[Stack], None] | None = None,
     workers: int | None = None,
+    threads: int | None = None,
     settings_module: str = "clubsite.settings",
     database: str = DATABASE,
     redis_db: int = REDIS_DB,
@@ -288,6 +304,8 @@ def build_stack(
         web = dockerfile_command(port)
         if workers is not None:
             web[web.index("--workers") + 1] = str(workers)
+        if threads is not None:
+            web = _with_threads(web, threads)
         if access_log_format is not None:
             web += ["--access-logformat", access_log_format]
         for name, command in (("worker", worker_command()), ("gunicorn", web)):
