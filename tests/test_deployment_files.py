@@ -6,6 +6,7 @@ runs the image's command with every service's health checked before what needs i
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 import shutil
@@ -110,6 +111,46 @@ def test_compose_runs_the_scheduler_with_the_worker_image():
     beat = COMPOSE["services"]["beat"]
     assert beat["command"].split()[:4] == ["celery", "-A", "clubsite", "beat"]
     assert beat["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+
+
+def test_every_service_of_the_image_but_web_checks_its_health_its_own_way():
+    """The image's HEALTHCHECK asks gunicorn on :8000: a service running something else
+    (the worker, the scheduler) would be reported unhealthy forever with it."""
+    for name, service in COMPOSE["services"].items():
+        if "build" not in service or name in {"web", "migrate"}:
+            continue
+        check = service.get("healthcheck")
+        assert check and (check.get("disable") is True or check.get("test")), name
+        assert "/healthz" not in str(check.get("test", "")), name
+
+
+def _docker_compose() -> list[str] | None:
+    for command in (["docker", "compose"], ["docker-compose"]):
+        if shutil.which(command[0]) is None:
+            continue
+        found = subprocess.run([*command, "version"], capture_output=True, check=False)
+        if found.returncode == 0:
+            return command
+    return None
+
+
+def test_docker_compose_reads_the_compose_file(tmp_path):
+    """Where Docker Compose is installed, it reads compose.yaml as a deployment would (the
+    parsed checks above hold without it)."""
+    command = _docker_compose()
+    if command is None:
+        pytest.skip("Docker Compose is not installed: the tests above parse compose.yaml")
+    env = {**os.environ, "SECRET_KEY": "k" * 50, "SITE_HOST": "lappu.example.org"}
+    result = subprocess.run(
+        [*command, "-f", str(ROOT / "compose.yaml"), "config", "--format", "json"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    services = json.loads(result.stdout)["services"]
+    assert "ports" not in services["web"] and services["proxy"]["ports"]
+    assert services["web"]["environment"]["SECURE_COOKIES"] == "1"
+    assert services["web"]["environment"]["TRUSTED_PROXY_COUNT"] == "1"
+    assert {"beat", "worker", "db", "redis"} <= set(services)
 
 
 def test_gunicorn_serves_on_port_or_8000(monkeypatch):
