@@ -107,6 +107,18 @@ def test_compose_is_secure_unless_turned_off_and_comes_back_after_a_reboot():
         assert service["restart"] == expected, name
 
 
+def test_every_app_service_reads_the_env_file_readme_fills():
+    """Sign-up is mailed: the SMTP server's user and password (and any other setting of
+    README's table) must reach the containers, not only the few compose names."""
+    readme = (ROOT / "README.md").read_text()
+    docker = readme[readme.index("### Docker") : readme.index("### Backup, restore")]
+    for name in ("SECRET_KEY=", "SITE_HOST=", "EMAIL_HOST=", "EMAIL_HOST_PASSWORD="):
+        assert name in docker, name
+    for name, service in COMPOSE["services"].items():
+        if "build" in service:
+            assert service["env_file"] == [".env"], name
+
+
 def test_compose_runs_the_scheduler_with_the_worker_image():
     beat = COMPOSE["services"]["beat"]
     assert beat["command"].split()[:4] == ["celery", "-A", "clubsite", "beat"]
@@ -140,9 +152,12 @@ def test_docker_compose_reads_the_compose_file(tmp_path):
     command = _docker_compose()
     if command is None:
         pytest.skip("Docker Compose is not installed: the tests above parse compose.yaml")
-    env = {**os.environ, "SECRET_KEY": "k" * 50, "SITE_HOST": "lappu.example.org"}
+    # A checkout with README's .env beside compose.yaml.
+    shutil.copy(ROOT / "compose.yaml", tmp_path / "compose.yaml")
+    (tmp_path / ".env").write_text(f"SECRET_KEY={'k' * 50}\nSITE_HOST=lappu.example.org\n")
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "SITE_HOST"}}
     result = subprocess.run(
-        [*command, "-f", str(ROOT / "compose.yaml"), "config", "--format", "json"],
+        [*command, "config", "--format", "json"],
         capture_output=True, text=True, env=env, cwd=tmp_path, check=False,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
