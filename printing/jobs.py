@@ -161,6 +161,10 @@ class PrintJobState:
     kind: str
     reason: str = ""
     waiting: bool = False
+    # Queued for longer than STALL and not started by any worker: waiting behind other
+    # jobs, or lost by a queue that restarted. The page (reached again by the print button)
+    # offers to start it again; a second start only starts it over.
+    stuck: bool = False
 
     @property
     def finished(self) -> bool:
@@ -219,8 +223,16 @@ def print_job_state(job: PrintJob) -> PrintJobState:
     if run is not None and run.kind == UNKNOWN:
         return PrintJobState(job, CANNOT_TELL)
     waiting = job.status == Status.QUEUED or (run is not None and run.waiting)
+    stuck = (
+        job.status == Status.QUEUED
+        and run is not None
+        and run.run.started_at is None
+        and timezone.now() - run.run.queued_at >= STALL
+    )
     done, total = (run.done, run.total) if run is not None else (0, 0)
-    return PrintJobState(job, WORKING, waiting=waiting, done=min(done, total), total=total)
+    return PrintJobState(
+        job, WORKING, waiting=waiting, stuck=stuck, done=min(done, total), total=total
+    )
 
 
 @dataclass(frozen=True)
@@ -334,13 +346,15 @@ def print_job_request(
 
 
 def print_job_retry(*, job: PrintJob) -> PrintJob:
-    """Queue a failed (or lost) job again; it starts from its first table.
+    """Queue a failed (or lost) job again, or a stuck one (queued long, never started); it
+    starts from its first table.
 
-    Raises RuleViolation when the job is not stopped, and QueueUnavailable when the queue
-    cannot be reached (the job then stays failed and says so)."""
+    Raises RuleViolation when the job is not stopped nor stuck, and QueueUnavailable when
+    the queue cannot be reached (the job then stays failed and says so)."""
     with transaction.atomic():
         locked = PrintJob.objects.select_for_update().get(pk=job.pk)
-        if not print_job_state(locked).retryable:
+        state = print_job_state(locked)
+        if not (state.retryable or state.stuck):
             raise RuleViolation(
                 _("This print job has not stopped, so there is nothing to retry."),
                 code="print_not_stopped",

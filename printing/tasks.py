@@ -164,8 +164,10 @@ def print_job_watch(*, job: PrintJob) -> bool:
         for index in print_jobs.print_job_missing_shares(job=job):
             print_share_task.apply_async((job.pk, job.attempts, index, job.task_id))
         print_merge_task.apply_async((job.pk, job.attempts), task_id=job.task_id)
-    except (KombuOperationalError, RedisConnectionError, OSError) as error:
-        # Tried again at the next poll, not a STALL later: the queue may be back by then.
+    except Exception as error:
+        # The broker refused or the result store gave up reconnecting (a RuntimeError from
+        # Celery's Redis backend): never a server error for the page that polls. Tried
+        # again at the next poll, not a STALL later: the queue may be back by then.
         PrintJob.objects.filter(pk=job.pk).update(moved_at=since)
         log.warning(
             "print job %s: not given out again, the queue is unreachable: %r", job.pk, error

@@ -6,6 +6,7 @@ runs the image's command with every service's health checked before what needs i
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import re
 import shutil
@@ -106,10 +107,65 @@ def test_compose_is_secure_unless_turned_off_and_comes_back_after_a_reboot():
         assert service["restart"] == expected, name
 
 
+def test_every_app_service_reads_the_env_file_readme_fills():
+    """Sign-up is mailed: the SMTP server's user and password (and any other setting of
+    README's table) must reach the containers, not only the few compose names."""
+    readme = (ROOT / "README.md").read_text()
+    docker = readme[readme.index("### Docker") : readme.index("### Backup, restore")]
+    for name in ("SECRET_KEY=", "SITE_HOST=", "EMAIL_HOST=", "EMAIL_HOST_PASSWORD="):
+        assert name in docker, name
+    for name, service in COMPOSE["services"].items():
+        if "build" in service:
+            assert service["env_file"] == [".env"], name
+
+
 def test_compose_runs_the_scheduler_with_the_worker_image():
     beat = COMPOSE["services"]["beat"]
     assert beat["command"].split()[:4] == ["celery", "-A", "clubsite", "beat"]
     assert beat["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+
+
+def test_every_service_of_the_image_but_web_checks_its_health_its_own_way():
+    """The image's HEALTHCHECK asks gunicorn on :8000: a service running something else
+    (the worker, the scheduler) would be reported unhealthy forever with it."""
+    for name, service in COMPOSE["services"].items():
+        if "build" not in service or name in {"web", "migrate"}:
+            continue
+        check = service.get("healthcheck")
+        assert check and (check.get("disable") is True or check.get("test")), name
+        assert "/healthz" not in str(check.get("test", "")), name
+
+
+def _docker_compose() -> list[str] | None:
+    for command in (["docker", "compose"], ["docker-compose"]):
+        if shutil.which(command[0]) is None:
+            continue
+        found = subprocess.run([*command, "version"], capture_output=True, check=False)
+        if found.returncode == 0:
+            return command
+    return None
+
+
+def test_docker_compose_reads_the_compose_file(tmp_path):
+    """Where Docker Compose is installed, it reads compose.yaml as a deployment would (the
+    parsed checks above hold without it)."""
+    command = _docker_compose()
+    if command is None:
+        pytest.skip("Docker Compose is not installed: the tests above parse compose.yaml")
+    # A checkout with README's .env beside compose.yaml.
+    shutil.copy(ROOT / "compose.yaml", tmp_path / "compose.yaml")
+    (tmp_path / ".env").write_text(f"SECRET_KEY={'k' * 50}\nSITE_HOST=lappu.example.org\n")
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "SITE_HOST"}}
+    result = subprocess.run(
+        [*command, "config", "--format", "json"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    services = json.loads(result.stdout)["services"]
+    assert "ports" not in services["web"] and services["proxy"]["ports"]
+    assert services["web"]["environment"]["SECURE_COOKIES"] == "1"
+    assert services["web"]["environment"]["TRUSTED_PROXY_COUNT"] == "1"
+    assert {"beat", "worker", "db", "redis"} <= set(services)
 
 
 def test_gunicorn_serves_on_port_or_8000(monkeypatch):

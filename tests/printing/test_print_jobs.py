@@ -28,6 +28,7 @@ from printing.jobs import print_job_request, print_job_run, print_job_state
 from printing.models import PrintJob, PrintJobStatus, PrintShare
 from printing.pdf import PrintError
 from printing.tasks import interrupted, print_job_failed
+from rules import RuleViolation
 from tests.factories import ClubFactory, MembershipFactory
 from tests.formats.test_championship import play, winner_scheme
 from tests.scoring.conftest import seated_event
@@ -666,3 +667,82 @@ def test_a_job_cut_off_by_its_worker_or_queue_waits_and_is_never_failed(night):
     print_job_failed(None, PrintError("a sheet failed"), None, job.pk)
     job.refresh_from_db()
     assert job.status == Status.FAILED
+
+
+def _queued_job(event, *, seconds: float) -> PrintJob:
+    """A job queued `seconds` ago that no worker has started (its message waiting behind
+    others, or lost by a queue that restarted)."""
+    queued = timezone.now() - datetime.timedelta(seconds=seconds)
+    task_id = str(uuid.uuid4())
+    TaskRun.objects.create(
+        task_id=task_id, name="scoring.print_job_task", queued_at=queued,
+        lost_after=queued + START_WITHIN,
+    )  # fmt: skip
+    return PrintJob.objects.create(
+        event=event,
+        kind="table_sheets",
+        params={"stage": 1, "language": "en", "paper": "A4"},
+        source_changed_at=event_results_version(event),
+        task_id=task_id,
+    )
+
+
+def test_a_second_press_on_a_job_never_started_offers_to_start_it_again(
+    client, night, director, django_capture_on_commit_callbacks
+):
+    event, _tables = night
+    client.force_login(director)
+    fresh = _queued_job(event, seconds=1)
+    page = client.get(_job_url(fresh)).content.decode()
+    assert "Waiting for a worker" in page and "Start it again" not in page
+    with pytest.raises(RuleViolation):
+        print_jobs.print_job_retry(job=fresh)
+    fresh.delete()
+
+    job = _queued_job(event, seconds=print_jobs.STALL.total_seconds() + 1)
+    # The print button pressed again leads to the job it asked for before...
+    pressed = client.post(_start_url(event), {"kind": "table_sheets", "stage": 1})
+    assert pressed["Location"] == _job_url(job)
+    # ...whose page, the job never started, offers to start it again.
+    page = client.get(pressed["Location"]).content.decode()
+    assert "Waiting for a worker" in page and "failed" not in page
+    assert "Start it again" in page and _job_url(job, "print_job_retry") in page
+    with django_capture_on_commit_callbacks(execute=True):
+        again = client.post(_job_url(job, "print_job_retry"))
+    assert again["Location"] == _job_url(job)
+    job.refresh_from_db()
+    assert job.status == Status.DONE and job.attempts == 1
+    assert PrintJob.objects.count() == 1
+
+
+def test_a_second_press_on_a_stalled_job_gives_it_out_again(client, night, director, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    event, _tables = night
+    job = _stalled_job(event, seconds=print_jobs.STALL.total_seconds() + 1)
+    PrintJob.objects.filter(pk=job.pk).update(source_changed_at=event_results_version(event))
+    client.force_login(director)
+    pressed = client.post(_start_url(event), {"kind": "table_sheets", "stage": 1}, follow=True)
+    assert pressed.redirect_chain[-1][0] == _job_url(job)
+    job.refresh_from_db()
+    assert job.status == Status.DONE and PrintJob.objects.count() == 1
+
+
+def test_a_job_cut_off_says_it_waits_for_a_worker_or_the_queue_never_failed(
+    client,
+    night,
+    director,
+    queue_at,  # noqa: F811
+):
+    """Its worker gone: "waiting for a worker"; the queue unreachable (its state cannot be
+    read, and giving it out again cannot be sent): "waiting for the job queue"."""
+    event, _tables = night
+    job = _stalled_job(event, seconds=60)
+    client.force_login(director)
+    page = client.get(_job_url(job)).content.decode()
+    assert "Waiting for the job queue" in page and "hx-get" in page
+    assert "failed" not in page and "Retry" not in page
+    job.refresh_from_db()
+    assert job.status == Status.RUNNING and print_jobs.print_job_stalled(job)
+    TaskRun.objects.filter(task_id=job.task_id).update(state=TaskRun.State.FAILED)
+    page = client.get(_job_url(job)).content.decode()
+    assert "Waiting for a worker" in page and "failed" not in page

@@ -372,6 +372,26 @@ def test_the_table_page_lets_the_player_sit_after_a_strangers_fifteen_posts():
         assert SeatClaim.objects.get(table=t, position=position).pin_given
 
 
+def test_the_director_sees_the_strangers_tries_on_the_pages_they_use():
+    t = table(pins=True)
+    event = t.stage.event
+    stranger = Client()
+    stranger.get(reverse("table_entry", args=[t.entry_key]))
+    for _try in range(PIN_TRIES):
+        stranger.post(
+            reverse("table_seat", args=[t.entry_key]), {"seat": 1, "pin": wrong_pin(t, 1)}
+        )
+    director = Client()
+    director.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
+    manage = director.get(reverse("event_manage", args=[event.club.slug, event.pk]))
+    assert f"seat 2: {PIN_TRIES} wrong PINs" in manage.content.decode()
+    history = director.get(reverse("table_history", args=[event.club.slug, event.pk, t.pk]))
+    page = history.content.decode()
+    assert f"{PIN_TRIES} wrong PINs since the last unlock (the PIN locks at 500)" in page
+    assert page.count("waiting before its next try") == PIN_TRIES
+    assert "Unlock the PIN" in page
+
+
 def test_only_a_director_unlocks_a_pin():
     t = table(pins=True)
     member = MembershipFactory(club=t.stage.event.club, role=Role.MEMBER).user
