@@ -328,19 +328,29 @@ document.addEventListener("reset", (event) => {
 // the confirming phone would show an empty form under its Confirm button. A form something
 // was typed into stays (the server answers what it sends); once the waiting deal is
 // confirmed the page is asked again for the next deal's form.
+function askAgain() {
+  // The table's main part again (static/js/offline.js), else the whole page.
+  const asked = new CustomEvent("lappu:refresh", { cancelable: true });
+  if (document.dispatchEvent(asked)) location.reload();
+}
+
 function holdBackWhileWaiting() {
-  const entry = document.querySelector("form.entry[data-queue=deal]");
-  if (!entry || entry.elements.expected_version.value !== "0" || entry.dataset.typed) return;
   const waiting = Boolean(document.querySelector("#table-live [data-waiting]"));
+  const entry = document.querySelector("form.entry[data-queue=deal]");
+  // A page built while a deal waited has no form (data-held): once it is confirmed, it asks.
+  const held = document.querySelector(".table-part[data-held]");
+  if (!entry && held && !waiting) {
+    delete held.dataset.held;
+    askAgain();
+  }
+  if (!entry || entry.elements.expected_version.value !== "0" || entry.dataset.typed) return;
   const heading = document.getElementById("deal-heading");
   if (waiting) {
     entry.hidden = true;
     if (heading) heading.hidden = true;
     entry.dataset.heldBack = "1";
   } else if (entry.dataset.heldBack) {
-    // The table's main part again (static/js/offline.js), else the whole page.
-    const asked = new CustomEvent("lappu:refresh", { cancelable: true });
-    if (document.dispatchEvent(asked)) location.reload();
+    askAgain();
   }
 }
 document.addEventListener("input", (event) => {

@@ -13,7 +13,10 @@ const bar = document.getElementById("offline");
 if (!bar || !("indexedDB" in window) || typeof LappuQueue === "undefined") return;
 const KEY = bar.dataset.key;
 const PAGE = bar.dataset.page;
-let KIND = bar.dataset.kind;
+// What the page shows: its main part says (a seat pick the phone has since swapped for its
+// table, as the worker's copy has too), else the bar (a notice, the conflict screen).
+const shown = document.querySelector("#table-main .table-part");
+let KIND = (shown && shown.dataset.kind) || bar.dataset.kind;
 // A page from the server (not the copy the worker kept) says which of this phone's saves landed.
 const FROM_SERVER = bar.dataset.source === "network";
 const SYNCED = `lappu:synced:${KEY}`;
@@ -244,7 +247,7 @@ document.addEventListener("submit", async (event) => {
   const id = form.elements.request_id ? form.elements.request_id.value : "";
   const before = items.filter((item) => item.requestId !== id && item.state !== "sent");
   if (!form.dataset.queue || (navigator.onLine && !before.length)) {
-    if (!form.dataset.swap || !document.getElementById("table-main")) return; // sent as a page
+    if (!form.hasAttribute("data-swap") || !document.getElementById("table-main")) return; // sent as a page
     event.preventDefault();
     sendAndSwap(form, event.submitter);
     return;
