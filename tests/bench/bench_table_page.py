@@ -53,8 +53,8 @@ def _measure() -> list[tuple[str, float, str]]:
     from django.test.utils import override_settings
     from django.urls import path, reverse
 
-    from scoring.services import Actor, deal_confirm, deal_record
     from scoring import views
+    from scoring.services import Actor, deal_confirm, deal_record
     from tests.scoring.conftest import seated_event
 
     cache.clear()
@@ -117,7 +117,9 @@ def _measure() -> list[tuple[str, float, str]]:
     for name, us in rows:
         print(f"    {name:<50} {us:8.0f} µs")
     print(f"    {'bare view (yardstick)':<50} {bare:8.0f} µs")
-    return [(f"table page: {name} (CPU)", us, f"{us / bare:.1f}x the bare view") for name, us in rows]
+    return [
+        (f"table page: {name} (CPU)", us, f"{us / bare:.1f}x the bare view") for name, us in rows
+    ]
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ def _is_part(response) -> str:
     """The answer's HTML, after checking that it is the main part and not a whole page."""
     html = response.content.decode()
     assert "<html" not in html and "<head" not in html, html[:200]
-    assert html.lstrip().startswith("<div class=\"table-part\"")
+    assert html.lstrip().startswith('<div class="table-part"')
     assert "X-Lappu-Part" in response["Vary"]
     return html
 
