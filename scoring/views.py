@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -272,6 +273,7 @@ def _table_answer(
             "poll_tag": _live_tag(request, table, versions) if not kwargs else None,
             "fragments": _fragments(table, versions),
         }
+        context["blank_fields"] = context["fragments"] and _blank_fields(context["sheet"])
         template = "scoring/_table_main.html" if part else "scoring/table_entry.html"
     response = render(request, template, {**context, "part": part}, status=status)
     if part:
@@ -318,9 +320,18 @@ def _live_tag(request: HttpRequest, table: Table, versions: tuple[str, str] | No
 
 
 def _fragments(table: Table, versions: tuple[str, str] | None) -> str:
-    """What the page's cached parts (its totals, a blank deal's fields) are keyed by: the
-    table, its versions and the page's language; "" (nothing cached) without versions."""
+    """What the page's cached parts (its totals, a waiting deal as entered) are keyed by:
+    the table, its versions and the page's language; "" (nothing cached) without versions."""
     return "" if versions is None else ".".join((str(table.pk), *versions, get_language()))
+
+
+def _blank_fields(sheet: Any) -> str:
+    """What a blank deal's fields depend on: the game as the event plays it, the seats and
+    who sits there, the language (not the deal's number, nor the deals before it), so the
+    next deal's form is built once per table and evening, not once per deal."""
+    seats = [(seat.position, seat.player_id, seat.player.name) for seat in sheet.seats]
+    text = repr((sheet.table.pk, sheet.variant, seats, get_language()))
+    return hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()
 
 
 @require_POST

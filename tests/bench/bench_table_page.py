@@ -83,13 +83,13 @@ def _measure() -> list[tuple[str, float, str]]:
     handler = WSGIHandler()
 
     def forget_parts() -> None:
-        # The shared parts as the first phone after a change finds them: not built yet.
+        # The shared parts as the first phone after a change finds them: those of the table's
+        # version not built yet (a blank deal's fields, the same for every deal, are).
         if not hasattr(views, "_fragments"):
             return  # (the site before its parts were cached: a "before" run)
         fragments = views._fragments(table, views._versions(table))
         cache.delete_many([
             make_template_fragment_key("table-totals", [fragments, 0, False]),
-            make_template_fragment_key("table-entry", [fragments, 4]),
             make_template_fragment_key("table-entered", [fragments, 4]),
         ])  # fmt: skip
 
@@ -99,10 +99,12 @@ def _measure() -> list[tuple[str, float, str]]:
             record(4)
         rows += [
             (f"whole page, {state}, shared parts cached", _cpu_us(handler, page)),
-            (f"whole page, {state}, shared parts built", _cpu_us(handler, page, before=forget_parts)),
+            (f"whole page, {state}, after a change", _cpu_us(handler, page, before=forget_parts)),
             (f"main part, {state}, shared parts cached", _cpu_us(handler, part)),
-            (f"main part, {state}, shared parts built", _cpu_us(handler, part, before=forget_parts)),
+            (f"main part, {state}, after a change", _cpu_us(handler, part, before=forget_parts)),
         ]  # fmt: skip
+
+    save_part, save_page = _deal_cycles()
 
     import clubsite.urls
 
@@ -117,9 +119,59 @@ def _measure() -> list[tuple[str, float, str]]:
     for name, us in rows:
         print(f"    {name:<50} {us:8.0f} µs")
     print(f"    {'bare view (yardstick)':<50} {bare:8.0f} µs")
+    print(
+        f"\n  a deal saved on one phone and confirmed on another, CPU of its requests, median of {CYCLES} tables:"
+    )
+    print(f"    answered with the main part                        {save_part:8.0f} µs")
+    print(f"    redirected, then the whole page                    {save_page:8.0f} µs")
     return [
-        (f"table page: {name} (CPU)", us, f"{us / bare:.1f}x the bare view") for name, us in rows
-    ]
+        *((f"table page: {name} (CPU)", us, f"{us / bare:.1f}x the bare view") for name, us in rows),
+        ("a deal saved and confirmed, part answers (CPU)", save_part, f"{save_page / save_part:.2f}x less"),
+        ("a deal saved and confirmed, redirect + page (CPU)", save_page, "the plain forms' way"),
+    ]  # fmt: skip
+
+
+CYCLES = int(os.environ.get("BENCH_TABLE_PAGE_CYCLES", "15"))
+
+
+def _deal_cycles() -> tuple[float, float]:
+    """A deal's requests at a table of its own: the save from seat 0's phone and the
+    confirmation from seat 1's, each answered with the main part, or redirected and followed
+    by the GET of the whole page (a plain form's way, and every phone's before the part)."""
+    import django.test.client
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.scoring.conftest import seated_event
+
+    # The test client copies every template's context for its assertions: not the site's work.
+    django.test.client.store_rendered_templates = lambda *args, **kwargs: None  # type: ignore[assignment]
+    _event, tables = seated_event(variant_id="rutupeli", players=8 * CYCLES)
+    save = {"number": 1, "expected_version": 0, "out": "0"}
+    save.update({f"p{seat}_cards": hand for seat, hand in enumerate(("", "AS KD", "7H", "QS"))})
+    results = []
+    for part, group in ((True, tables[:CYCLES]), (False, tables[CYCLES:])):
+        headers = {"X-Lappu-Part": "1"} if part else {}
+        samples = []
+        for table in group:
+            key = table.entry_key
+            first, second = Client(), Client()
+            first.post(reverse("table_seat", args=[key]), {"seat": 0})
+            second.post(reverse("table_seat", args=[key]), {"seat": 1})
+            for phone in (first, second):  # each phone has its page open
+                assert phone.get(reverse("table_entry", args=[key])).status_code == 200
+            started = time.process_time_ns()
+            for phone, url, data in (
+                (first, reverse("deal_save", args=[key, 1]), {**save, "request_id": "s"}),
+                (second, reverse("deal_confirm", args=[key, 1]), {"expected_version": 1, "request_id": "c"}),
+            ):  # fmt: skip
+                answer = phone.post(url, data, headers=headers)
+                if answer.status_code == 302:
+                    answer = phone.get(answer["Location"])
+                assert answer.status_code == 200, answer.status_code
+            samples.append((time.process_time_ns() - started) / 1000)
+        results.append(statistics.median(samples))
+    return results[0], results[1]
 
 
 if __name__ == "__main__":
