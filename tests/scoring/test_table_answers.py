@@ -191,3 +191,17 @@ def test_the_shared_parts_change_with_the_table(table):
         assert ">30<" in html and ">10<" in html  # deal 1's points in the totals
         marked.append(re.search(r'<tr class="me[^"]*"><td >\d+</td><td >([^<]*)<', html)[1])
     assert marked[0] != marked[1], marked
+
+
+def test_a_blank_deals_fields_follow_the_seats(table):
+    # Cached for every deal of the table, keyed by who sits there: a player renamed (or
+    # replaced) meanwhile shows on the next form.
+    alice = _seated(table, 0)
+    page = reverse("table_entry", args=[table.entry_key])
+    assert "Player 001" in alice.get(page, headers=PART).content.decode()
+    seat = table.seats.get(position=0)
+    seat.player.name = "Anna Renamed"
+    seat.player.save()
+    html = alice.get(page, headers=PART).content.decode()
+    assert "<legend>Anna Renamed</legend>" in html
+    assert html.count("Anna Renamed") >= 2, "the totals name her too"
