@@ -321,9 +321,9 @@ async function sendAndSwap(form, submitter) {
 }
 
 // Puts the table's main part `html` in place of the page's. The page stays the table's
-// (address and history), the polled part polls on from the tag it came with, and the
-// message it brings (or its heading) takes the focus, scrolled into view, so a screen
-// reader says "Deal 3 saved" as a new page would.
+// (address and history), the polled part polls on from the tag it came with, and what it
+// says first takes the focus, scrolled into view, so a screen reader says "Deal 3 saved"
+// (or what is wrong with the entry) as a new page would.
 async function swapIn(html, kind) {
   const main = document.getElementById("table-main");
   if (!main) {
@@ -340,7 +340,9 @@ async function swapIn(html, kind) {
   if (part) await settle(part.dataset.recorded || "");
   render();
   nextDealForm();
-  const said = main.querySelector(".messages, .errorlist") || main.querySelector("h1");
+  // What the answer says first: its message, a refusal's first error (its hand open), else
+  // the page's heading.
+  const said = main.querySelector(".messages, .errorlist") || main.querySelector(".field-errors .error") || main.querySelector("h1");
   if (said) {
     if (!said.hasAttribute("tabindex")) said.setAttribute("tabindex", "-1");
     said.focus();

@@ -95,3 +95,29 @@ def test_a_deal_saved_with_no_network_is_sent_and_swapped_in(live_server, browse
     assert Deal.objects.filter(table=table).count() == 1
     assert phone.evaluate(STAYED), "the page was loaded again"
     assert loaded == [], loaded
+
+
+def test_a_refused_deal_shows_its_errors_in_place(live_server, phone):
+    _event, (table,) = seated_event(variant_id="rutupeli", players=4)
+    url = f"{live_server.url}{table.get_entry_url()}"
+    phone.goto(url)
+    phone.locator("button[name=seat]").first.click()
+    expect(phone.locator("h2.deal-title")).to_have_text("Deal 1")
+    phone.evaluate(MARK)
+    loaded = _documents(phone)
+    phone.locator("input[name=out][value='0']").check(force=True)
+    phone.locator("input[name=p1_cards]").evaluate(
+        "f => { f.value = 'AS KZ'; f.dispatchEvent(new Event('input', {bubbles: true})); }"
+    )
+    with phone.expect_response(
+        lambda r: r.request.method == "POST" and "/deals/1/" in r.url
+    ) as sent:
+        phone.get_by_role("button", name="Submit").click()
+    assert sent.value.status == 422
+    error = phone.locator("#table-main .field-errors .error", has_text="KZ")
+    expect(error).to_be_visible()
+    expect(error).to_be_focused()  # said first, its hand open
+    shoot_widths(phone, "table-swap-refused")
+    expect(phone.locator("input[name=p1_cards]")).to_have_value("AS KZ")
+    assert not Deal.objects.filter(table=table).exists()
+    assert phone.evaluate(STAYED) and loaded == [] and phone.url == url
