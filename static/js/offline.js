@@ -258,13 +258,15 @@ document.addEventListener("submit", async (event) => {
   await LappuQueue.add(LappuQueue.itemOf(KEY, form.action, [...new FormData(form)].filter(([, v]) => typeof v === "string")));
   await load();
   const sent = navigator.onLine ? await flush() : "later";
-  if (sent === "later" || sent === "blocked") shownQueued(form);
+  if (sent === "later" || sent === "blocked") await shownQueued(form);
 });
 
 // The page again, showing the entry queued and the form turned to the next deal: the copy
 // the worker kept, or this page reset where no worker runs it yet.
-function shownQueued(form) {
-  if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+async function shownQueued(form) {
+  // (Only once the worker keeps a copy: the page asked of it with no network would fail.)
+  const kept = navigator.serviceWorker && navigator.serviceWorker.controller && window.caches && (await caches.match(PAGE));
+  if (kept) {
     location.replace(PAGE);
     return;
   }
@@ -312,7 +314,7 @@ async function sendAndSwap(form, submitter) {
     form.dataset.queued = "1";
     await LappuQueue.add(LappuQueue.itemOf(KEY, form.action, fields));
     await load();
-    shownQueued(form);
+    await shownQueued(form);
   } else if (response && response.type === "opaqueredirect") {
     location.replace(PAGE);
   } else {

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Deal
 from tests.e2e.conftest import shoot_widths
-from tests.e2e.test_offline import _enter
+from tests.e2e.test_offline import _enter, _ready_offline
 from tests.scoring.conftest import seated_event
 
 # Set once the page is open; a page loaded again (a navigation) has lost it.
@@ -45,6 +45,7 @@ def test_a_deal_entered_and_confirmed_on_two_phones_loads_no_page_again(live_ser
         assert phone.evaluate(STAYED)
         assert phone.url == url
 
+    _ready_offline(first)
     _enter(first, 1)
     saved = first.locator("#table-main .messages")
     expect(saved).to_have_text("Deal 1 saved. Someone at another seat confirms it.")
@@ -52,6 +53,17 @@ def test_a_deal_entered_and_confirmed_on_two_phones_loads_no_page_again(live_ser
     expect(first.locator(".pending")).to_contain_text("Deal 1 waits for confirmation.")
     assert Deal.objects.filter(table=table).count() == 1
     shoot_widths(first, "table-swap-saved")
+    # The copy its worker keeps for a visit with no network shows the part swapped in.
+    copy = (
+        "async () => (await (await caches.match(document.getElementById('offline')"
+        ".dataset.page)).text())"
+    )
+    for _ in range(50):  # (the worker writes it when it gets to the page's message)
+        kept = first.evaluate(copy)
+        if "Deal 1 waits for confirmation." in kept:
+            break
+        first.wait_for_timeout(100)
+    assert "Deal 1 waits for confirmation." in kept and 'data-source="kept"' in kept
 
     confirm = second.get_by_role("button", name="Confirm deal 1")
     expect(confirm).to_be_visible(timeout=12_000)  # the table's poll, every 5 s
@@ -80,10 +92,14 @@ def test_a_deal_saved_with_no_network_is_sent_and_swapped_in(live_server, browse
     phone.locator("button[name=seat]").first.click()
     expect(phone.locator("h2.deal-title")).to_have_text("Deal 1")
     bar = phone.locator("#offline")
+    _ready_offline(phone)
 
     phone.context.set_offline(True)
     _enter(phone, 1)
     expect(bar).to_contain_text("Waiting to send: 1.")
+    # The page the worker kept was a seat pick; the seat's part was spliced into it, so the
+    # copy shown with no network is the table's, its form turned to the next deal.
+    expect(phone.locator("h2.deal-title")).to_have_text("Deal 2")
     assert not Deal.objects.filter(table=table).exists()
     phone.evaluate(MARK)
     loaded = _documents(phone)
