@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -10,6 +11,8 @@ import segno
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -165,6 +168,7 @@ def _entry_context(
         "waiting": waiting,
         **_heading(sheet, number),
         "entry": entry or DealEntry(variant, sheet.seats, stored=stored),
+        "blank": entry is None and stored is None,
         "meta": DealMetaForm.for_page(
             number=number, expected_version=expected_version, reason=reason
         ),
@@ -224,16 +228,58 @@ def _pending(
 
 @correction_page
 def table_entry(request: HttpRequest, table: Table) -> HttpResponse:
+    return _table_answer(request, table)
+
+
+# The page's own script asks for (and sends its saves, confirmations and seat claims with) this
+# header, and is answered the page's main part (scoring/_table_main.html) instead of a
+# redirect to the whole page: static/js/offline.js swaps it in. The answer says what it is
+# in the same header: "sent" (recorded; the offline queue counts it sent, as it counts a
+# redirect), "refused" (the entry with its errors) or "page".
+PART_HEADER = "X-Lappu-Part"
+
+
+def _wants_part(request: HttpRequest) -> bool:
+    return request.headers.get(PART_HEADER) == "1"
+
+
+def _back_to_table(request: HttpRequest, table: Table) -> HttpResponse:
+    """After a save, confirmation or seat claim: a plain form is redirected to the table's
+    page; the page's script is answered its main part as it now is, in the same request."""
+    if not _wants_part(request):
+        return redirect("table_entry", key=table.entry_key)
+    request.__dict__.pop("_lappu_visitor", None)  # the seat may have changed
+    return _table_answer(request, table, kind="sent")
+
+
+def _table_answer(
+    request: HttpRequest, table: Table, *, kind: str = "page", status: int = 200, **kwargs: Any
+) -> HttpResponse:
+    """The table's page, or its main part when the page's script asks: the seat pick for a
+    phone without a seat, else the entry page (`kwargs`: a refused entry's or a correction's)."""
+    part = _wants_part(request)
     if not _may_enter(request, table):
         context = _entry_context(request, table)
         claimed = set(SeatClaim.objects.filter(table=table).values_list("position", flat=True))
-        return render(request, "scoring/seat_pick.html", {**context, "claimed": claimed})
-    # The tag is read before the page is built, as the poll's is: the page's first poll is
-    # then a 304 unless something changed meanwhile (not a second full render per visit).
-    tag = _live_tag(request, table)
-    return render(
-        request, "scoring/table_entry.html", {**_page_context(request, table), "poll_tag": tag}
-    )
+        template = "scoring/_seat_main.html" if part else "scoring/seat_pick.html"
+        context = {**context, "claimed": claimed}
+    else:
+        # The versions are read before the page is built, as the poll's are: the page's first
+        # poll is then a 304 unless something changed meanwhile, and its parts that every
+        # phone at the table shares are cached for that version.
+        versions = _versions(table)
+        context = {
+            **_page_context(request, table, **kwargs),
+            "poll_tag": _live_tag(request, table, versions) if not kwargs else None,
+            "fragments": _fragments(table, versions),
+        }
+        context["blank_fields"] = context["fragments"] and _blank_fields(context["sheet"])
+        template = "scoring/_table_main.html" if part else "scoring/table_entry.html"
+    response = render(request, template, {**context, "part": part}, status=status)
+    if part:
+        response[PART_HEADER] = kind
+    patch_vary_headers(response, (PART_HEADER,))
+    return response
 
 
 @no_index
@@ -249,22 +295,43 @@ def table_live(request: HttpRequest, key: str) -> HttpResponse:
 @rate_limit(scope="table_live")
 def _table_live(request: HttpRequest, table: Table) -> HttpResponse:
     # The versions are read before the page is, so a change made meanwhile is seen next time.
-    tag = _live_tag(request, table)
+    versions = _versions(table)
+    tag = _live_tag(request, table, versions)
     if tag is not None and tag in if_none_match(request):
         return table_not_modified(tag)  # the link works and nothing changed: nothing to build
-    response = render(request, "scoring/_table_live.html", _entry_context(request, table))
+    context = {**_entry_context(request, table), "fragments": _fragments(table, versions)}
+    response = render(request, "scoring/_table_live.html", context)
     if tag is not None:
         response["ETag"] = tag
     return response
 
 
-def _live_tag(request: HttpRequest, table: Table) -> str | None:
-    """The ETag of the table's live part as this phone is shown it now."""
+def _versions(table: Table) -> tuple[str, str] | None:
+    """The table's versions now (`table_versions`); None: the cache cannot be read."""
     event_id = table.stage.event_id
     found = cache_get_many(table_keys(event_id, table.pk))
-    versions = table_versions(event_id, table.pk, found, event=table.stage.event)
-    ids = (event_id, table.stage.number, table.pk)
+    return table_versions(event_id, table.pk, found, event=table.stage.event)
+
+
+def _live_tag(request: HttpRequest, table: Table, versions: tuple[str, str] | None) -> str | None:
+    """The ETag of the table's live part as this phone is shown it now."""
+    ids = (table.stage.event_id, table.stage.number, table.pk)
     return table_tag(request, table.entry_key, ids, versions)
+
+
+def _fragments(table: Table, versions: tuple[str, str] | None) -> str:
+    """What the page's cached parts (its totals, a waiting deal as entered) are keyed by:
+    the table, its versions and the page's language; "" (nothing cached) without versions."""
+    return "" if versions is None else ".".join((str(table.pk), *versions, get_language()))
+
+
+def _blank_fields(sheet: Any) -> str:
+    """What a blank deal's fields depend on: the game as the event plays it, the seats and
+    who sits there, the language (not the deal's number, nor the deals before it), so the
+    next deal's form is built once per table and evening, not once per deal."""
+    seats = [(seat.position, seat.player_id, seat.player.name) for seat in sheet.seats]
+    text = repr((sheet.table.pk, sheet.variant, seats, get_language()))
+    return hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()
 
 
 @require_POST
@@ -289,7 +356,7 @@ def table_seat(request: HttpRequest, table: Table) -> HttpResponse:
             )
         except RuleViolation as error:
             messages.error(request, violation_text(error, table_names(table)))
-    return redirect("table_entry", key=table.entry_key)
+    return _back_to_table(request, table)
 
 
 def _posted_entry(request: HttpRequest, table: Table) -> tuple[DealEntry, DealMetaForm]:
@@ -325,7 +392,7 @@ def table_check(request: HttpRequest, table: Table) -> HttpResponse:
 @rate_limit(scope="table_write")
 def deal_save(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     if not _may_enter(request, table):
-        return redirect("table_entry", key=table.entry_key)
+        return _back_to_table(request, table)
     actor = _actor(request, table)
     entry, meta = _posted_entry(request, table)
     if not entry.is_valid():
@@ -349,7 +416,7 @@ def _saved(request: HttpRequest, table: Table, deal: Deal) -> HttpResponse:
     else:
         text = _("Deal %(number)d saved. Someone at another seat confirms it.")
     messages.success(request, text % {"number": deal.number})
-    return redirect("table_entry", key=table.entry_key)
+    return _back_to_table(request, table)
 
 
 def _entry_refused(
@@ -358,9 +425,11 @@ def _entry_refused(
     """The entry page again, with what was typed and each error next to its field."""
     # A correction that failed stays a correction on the page.
     editing = Deal.objects.filter(table=table, number=number).first() if meta.base_version else None
-    context = _page_context(
+    return _table_answer(
         request,
         table,
+        kind="refused",
+        status=422,
         number=number,
         entry=entry,
         expected_version=meta.base_version,
@@ -368,7 +437,6 @@ def _entry_refused(
         reason=meta.correction_reason,  # what was typed stays, as the entry does
         page_kind="refused",
     )
-    return render(request, "scoring/table_entry.html", context, status=422)
 
 
 def _stale(request: HttpRequest, table: Table, stale: StaleDeal, number: int) -> HttpResponse:
@@ -418,7 +486,7 @@ def deal_edit(request: HttpRequest, table: Table, number: int) -> HttpResponse:
 def deal_confirm_view(request: HttpRequest, table: Table, number: int) -> HttpResponse:
     deal = get_object_or_404(Deal, table=table, number=number)
     if not _may_enter(request, table):
-        return redirect("table_entry", key=table.entry_key)
+        return _back_to_table(request, table)
     actor = _actor(request, table)
     form = ConfirmForm(request.POST)
     form.is_valid()
@@ -431,7 +499,7 @@ def deal_confirm_view(request: HttpRequest, table: Table, number: int) -> HttpRe
         messages.error(request, violation_text(error, table_names(table)))
     else:
         messages.success(request, _("Deal %(number)d confirmed.") % {"number": number})
-    return redirect("table_entry", key=table.entry_key)
+    return _back_to_table(request, table)
 
 
 @no_index

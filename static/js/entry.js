@@ -132,7 +132,6 @@ function gridMove(event) {
   next.focus();
 }
 
-document.querySelectorAll(".card-grid").forEach((grid) => makeStop(grid, gridKeys(grid)[0]));
 document.addEventListener("keydown", gridMove);
 // A key tapped or reached otherwise is where Tab comes back to.
 document.addEventListener("focusin", (event) => {
@@ -144,8 +143,10 @@ document.addEventListener("focusin", (event) => {
 // one-line summary while closed; the next opens when one is done: a Römi hand when its
 // cards are all in, any hand by its "Next hand" key or by tapping another's summary. A hand
 // with nothing to enter (who went out, the winner) is passed over and shown closed.
-const form = document.querySelector("form.entry");
-const folds = form ? [...form.querySelectorAll(".fold")] : [];
+// The page's entry form and its folds: set up on opening, and again when the table's main
+// part is swapped in with a new form (a save's answer, static/js/offline.js).
+let form = null;
+let folds = [];
 
 function checkedValue(name) {
   const picked = form.querySelector(`input[name="${name}"]:checked`);
@@ -272,58 +273,84 @@ function takeScores() {
   refresh();
 }
 
-if (form && folds.length > 1) {
+function setup() {
+  document.querySelectorAll(".card-grid").forEach((grid) => makeStop(grid, gridKeys(grid)[0]));
+  document.querySelectorAll(".card-entry").forEach(syncGrid);
+  form = document.querySelector("form.entry");
+  folds = form ? [...form.querySelectorAll(".fold")] : [];
+  if (!form || folds.length < 2) return;
   form.classList.add("one-hand");
   folds.forEach((fold) => {
     fold.querySelector(".fold-summary").hidden = false;
   });
   refresh();
   show(firstToOpen());
+}
 
-  form.addEventListener("change", (event) => {
-    if (event.target.type !== "radio") return;
-    folds.forEach((fold) => delete fold.dataset.scored);
-    refresh();
-    // Who went out, the winner, a römi or a void: a hand that now needs nothing closes.
-    const current = openFold();
-    if (current && skipNote(current)) show(nextOf(current) || nextOf(null));
-    else if (!current) show(nextOf(null, { skipDone: true }));
-  });
-  // A change makes the check's points stale until it answers again.
-  form.addEventListener("input", () => {
-    folds.forEach((fold) => delete fold.dataset.scored);
-    refresh();
-  });
-  document.addEventListener("htmx:afterSwap", (event) => {
-    const target = event.detail && event.detail.target;
-    if (target && target.id === "check") takeScores();
-  });
-  // Emptied for the next deal (an entry queued with no network, static/js/offline.js): the
-  // keys and folds show the blank form, its first hand open.
-  form.addEventListener("reset", () => setTimeout(() => {
+// Whether `event` happened in the form whose hands are folded one at a time.
+function inFolds(event) {
+  return folds.length > 1 && event.target.closest && event.target.closest("form.entry") === form;
+}
+
+document.addEventListener("change", (event) => {
+  if (!inFolds(event) || event.target.type !== "radio") return;
+  folds.forEach((fold) => delete fold.dataset.scored);
+  refresh();
+  // Who went out, the winner, a römi or a void: a hand that now needs nothing closes.
+  const current = openFold();
+  if (current && skipNote(current)) show(nextOf(current) || nextOf(null));
+  else if (!current) show(nextOf(null, { skipDone: true }));
+});
+// A change makes the check's points stale until it answers again.
+document.addEventListener("input", (event) => {
+  if (!inFolds(event)) return;
+  folds.forEach((fold) => delete fold.dataset.scored);
+  refresh();
+});
+document.addEventListener("htmx:afterSwap", (event) => {
+  const target = event.detail && event.detail.target;
+  if (folds.length > 1 && target && target.id === "check") takeScores();
+});
+// Emptied for the next deal (an entry queued with no network, static/js/offline.js): the
+// keys and folds show the blank form, its first hand open.
+document.addEventListener("reset", (event) => {
+  if (!inFolds(event)) return;
+  setTimeout(() => {
     document.querySelectorAll(".card-entry").forEach(syncGrid);
     folds.forEach((fold) => delete fold.dataset.scored);
     refresh();
     show(firstToOpen());
-  }));
-}
+  });
+});
 
 // A deal saved on another phone meanwhile waits for confirmation (the table's poll brings
 // it): the server offers no new deal's form while one waits, so neither does this page, or
 // the confirming phone would show an empty form under its Confirm button. A form something
 // was typed into stays (the server answers what it sends); once the waiting deal is
 // confirmed the page is asked again for the next deal's form.
+function askAgain() {
+  // The table's main part again (static/js/offline.js), else the whole page.
+  const asked = new CustomEvent("lappu:refresh", { cancelable: true });
+  if (document.dispatchEvent(asked)) location.reload();
+}
+
 function holdBackWhileWaiting() {
-  const entry = document.querySelector("form.entry[data-queue=deal]");
-  if (!entry || entry.elements.expected_version.value !== "0" || entry.dataset.typed) return;
   const waiting = Boolean(document.querySelector("#table-live [data-waiting]"));
+  const entry = document.querySelector("form.entry[data-queue=deal]");
+  // A page built while a deal waited has no form (data-held): once it is confirmed, it asks.
+  const held = document.querySelector(".table-part[data-held]");
+  if (!entry && held && !waiting) {
+    delete held.dataset.held;
+    askAgain();
+  }
+  if (!entry || entry.elements.expected_version.value !== "0" || entry.dataset.typed) return;
   const heading = document.getElementById("deal-heading");
   if (waiting) {
     entry.hidden = true;
     if (heading) heading.hidden = true;
     entry.dataset.heldBack = "1";
   } else if (entry.dataset.heldBack) {
-    location.reload();
+    askAgain();
   }
 }
 document.addEventListener("input", (event) => {
@@ -364,5 +391,6 @@ document.addEventListener("input", (event) => {
   const entry = id && document.querySelector(`.card-entry[data-target="${CSS.escape(id)}"]`);
   if (entry) syncGrid(entry);
 });
-document.querySelectorAll(".card-entry").forEach(syncGrid);
+document.addEventListener("lappu:swapped", setup);
+setup();
 })();

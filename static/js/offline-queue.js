@@ -11,6 +11,7 @@ const LappuQueue = (() => {
   // What a refused send means for the phone (the server's statuses, scoring/views.py).
   const PROBLEMS = { 403: "forbidden", 404: "gone", 409: "stale", 410: "gone", 422: "refused" };
   const ADDRESS = /\/deals\/(\d+)\/(confirm\/)?$/;
+  const PART = "X-Lappu-Part";
 
   function open() {
     return new Promise((resolve, reject) => {
@@ -72,21 +73,36 @@ const LappuQueue = (() => {
     await put(same ? { ...same, fields: item.fields, state: "waiting", problem: "" } : item);
   }
 
-  // Sends one item: "sent" (the server answered with its redirect to the table's page),
-  // "later" (no network, a timeout, the server busy), or the problem it was refused for.
-  async function send(item, token) {
+  // Posts `fields` to `url` as the table page's own script does: with the header that asks
+  // for the page's main part instead of a redirect to the whole page (scoring/views.py).
+  function post(url, fields, signal) {
+    return fetch(url, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      credentials: "same-origin",
+      headers: { [PART]: "1" },
+      redirect: "manual",
+      signal,
+    });
+  }
+
+  // Whether the server recorded what was posted: it answers the page's main part marked
+  // "sent", or (a server or page from before the part) the redirect to the table's page.
+  const recorded = (response) => response.type === "opaqueredirect" || response.headers.get(PART) === "sent";
+
+  // Sends one item: "sent" (the server recorded it: the answer above), "later" (no network,
+  // a timeout, the server busy), or the problem it was refused for. `answer` is given the
+  // server's answer when it was sent (the page swaps in the main part it carries).
+  async function send(item, token, answer) {
     const fields = token ? item.fields.map(([n, v]) => [n, n === "csrfmiddlewaretoken" ? token : v]) : item.fields;
     const stop = new AbortController();
     const timer = setTimeout(() => stop.abort(), 20000);
     try {
-      const response = await fetch(item.url, {
-        method: "POST",
-        body: new URLSearchParams(fields),
-        credentials: "same-origin",
-        redirect: "manual",
-        signal: stop.signal,
-      });
-      if (response.type === "opaqueredirect") return "sent";
+      const response = await post(item.url, fields, stop.signal);
+      if (recorded(response)) {
+        if (answer) await answer(response);
+        return "sent";
+      }
       if (response.status === 429 || response.status >= 500) return "later";
       return PROBLEMS[response.status] || "other";
     } catch (error) {
@@ -99,12 +115,13 @@ const LappuQueue = (() => {
   // Sends what waits for table `key`, oldest first, and stops at the first that cannot go:
   // "done" (all sent), "later", "failed" (one was refused now) or "blocked" (one refused
   // earlier waits to be opened or discarded): the later ones wait behind a refused one, since
-  // each deal follows the one before. `token`: a fresh CSRF token to send them with.
-  async function flush(key, token) {
+  // each deal follows the one before. `token`: a fresh CSRF token to send them with;
+  // `answer`: given each recorded answer (send above).
+  async function flush(key, token, answer) {
     for (const item of await items(key)) {
       if (item.state === "sent") continue;
       if (item.state === "failed") return "blocked";
-      const result = await send(item, token);
+      const result = await send(item, token, answer);
       if (result === "later") return "later";
       if (result === "sent") {
         await put({ ...item, state: "sent" });
@@ -116,5 +133,5 @@ const LappuQueue = (() => {
     return "done";
   }
 
-  return { items, put, remove, itemOf, add, flush };
+  return { items, put, remove, itemOf, add, flush, post, recorded, PART };
 })();

@@ -13,7 +13,10 @@ const bar = document.getElementById("offline");
 if (!bar || !("indexedDB" in window) || typeof LappuQueue === "undefined") return;
 const KEY = bar.dataset.key;
 const PAGE = bar.dataset.page;
-const KIND = bar.dataset.kind;
+// What the page shows: its main part says (a seat pick the phone has since swapped for its
+// table, as the worker's copy has too), else the bar (a notice, the conflict screen).
+const shown = document.querySelector("#table-main .table-part");
+let KIND = (shown && shown.dataset.kind) || bar.dataset.kind;
 // A page from the server (not the copy the worker kept) says which of this phone's saves landed.
 const FROM_SERVER = bar.dataset.source === "network";
 const SYNCED = `lappu:synced:${KEY}`;
@@ -196,8 +199,11 @@ async function load() {
 async function flush() {
   if (flushing || !items.some((item) => item.state === "waiting")) return "idle";
   flushing = true;
+  let last = null;
   try {
-    const result = await LappuQueue.flush(KEY, freshToken());
+    const result = await LappuQueue.flush(KEY, freshToken(), async (response) => {
+      last = response.headers.get(LappuQueue.PART) ? await response.text() : null;
+    });
     await load();
     if (result === "later" || result === "blocked") {
       render();
@@ -205,9 +211,12 @@ async function flush() {
     }
     markSynced();
     const failed = items.find((item) => item.state === "failed");
-    // All sent, or the link gone: the page as the server has it now (the notice, listing
-    // what was not recorded). Another refusal is opened to show the server's answer.
-    if (result === "done" || failed.problem === "gone") location.replace(PAGE);
+    // All sent: the table as the server has it now, from the last answer (or asked for).
+    // The link gone: the page (the notice, listing what was not recorded). Another refusal
+    // is opened to show the server's answer.
+    if (result === "done" && last !== null) await swapIn(last, "sent");
+    else if (result === "done") await refresh();
+    else if (failed.problem === "gone") location.replace(PAGE);
     else openItem(failed);
     return result;
   } finally {
@@ -218,20 +227,8 @@ async function flush() {
 // Posts the entry as the page itself did, so the server's answer is shown as a page: the
 // conflict screen, the entry with its errors, or the notice of a link that no longer works.
 function openItem(item) {
-  const form = document.createElement("form");
-  form.method = "post";
-  form.action = item.url;
-  form.hidden = true;
   const token = freshToken();
-  item.fields.forEach(([name, value]) => {
-    const input = document.createElement("input");
-    input.type = "hidden";
-    input.name = name;
-    input.value = name === "csrfmiddlewaretoken" && token ? token : value;
-    form.append(input);
-  });
-  document.body.append(form);
-  form.submit();
+  postAsPage(item.url, item.fields.map(([name, value]) => [name, name === "csrfmiddlewaretoken" && token ? token : value]));
 }
 
 async function discard(item) {
@@ -241,26 +238,35 @@ async function discard(item) {
   render();
 }
 
-// What is entered while offline, or while earlier entries wait, joins the queue behind them.
+// What is entered while offline, or while earlier entries wait, joins the queue behind them;
+// otherwise a save, confirmation or seat claim is sent by this script and the table's main
+// part it is answered with is swapped in (sendAndSwap below).
 document.addEventListener("submit", async (event) => {
-  const form = event.target.closest("form[data-queue]");
-  if (!form) return;
+  const form = event.target.closest("form[data-queue], form[data-swap]");
+  if (!form || event.defaultPrevented) return;
   const id = form.elements.request_id ? form.elements.request_id.value : "";
   const before = items.filter((item) => item.requestId !== id && item.state !== "sent");
-  if (navigator.onLine && !before.length) return; // sent as a page; the worker keeps it if it cannot go
+  if (!form.dataset.queue || (navigator.onLine && !before.length)) {
+    if (!form.hasAttribute("data-swap") || !document.getElementById("table-main")) return; // sent as a page
+    event.preventDefault();
+    sendAndSwap(form, event.submitter);
+    return;
+  }
   event.preventDefault();
   if (form.dataset.queued) return; // a double tap queues once
   form.dataset.queued = "1";
   await LappuQueue.add(LappuQueue.itemOf(KEY, form.action, [...new FormData(form)].filter(([, v]) => typeof v === "string")));
   await load();
   const sent = navigator.onLine ? await flush() : "later";
-  if (sent === "later" || sent === "blocked") shownQueued(form);
+  if (sent === "later" || sent === "blocked") await shownQueued(form);
 });
 
 // The page again, showing the entry queued and the form turned to the next deal: the copy
 // the worker kept, or this page reset where no worker runs it yet.
-function shownQueued(form) {
-  if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+async function shownQueued(form) {
+  // (Only once the worker keeps a copy: the page asked of it with no network would fail.)
+  const kept = navigator.serviceWorker && navigator.serviceWorker.controller && window.caches && (await caches.match(PAGE));
+  if (kept) {
     location.replace(PAGE);
     return;
   }
@@ -269,6 +275,127 @@ function shownQueued(form) {
   render();
   nextDealForm();
 }
+
+// -- the table's main part, swapped in
+
+// Sends `form` (tapped by `submitter`) with the header that asks for the table's main part
+// and swaps the answer in: the whole page is not loaded again. A double tap sends once (the
+// request id would record it once anyway). No answer: a save or confirmation joins the
+// queue, as one made offline does; any other answer (the conflict screen, a link that no
+// longer works, an expired page) is posted again as the page itself did, to show it.
+async function sendAndSwap(form, submitter) {
+  if (form.dataset.sending) return;
+  form.dataset.sending = "1";
+  form.setAttribute("aria-busy", "true");
+  const fields = [...new FormData(form)].filter(([, value]) => typeof value === "string");
+  if (submitter && submitter.name) fields.push([submitter.name, submitter.value]);
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), 20000);
+  let response = null;
+  try {
+    response = await LappuQueue.post(form.action, fields, stop.signal);
+  } catch (error) {
+    response = null;
+  } finally {
+    clearTimeout(timer);
+  }
+  const kind = response && response.headers.get(LappuQueue.PART);
+  if (kind) {
+    reachable = true;
+    markSynced();
+    await swapIn(await response.text(), kind);
+    return;
+  }
+  delete form.dataset.sending;
+  form.removeAttribute("aria-busy");
+  const busy = !response || response.status === 429 || response.status >= 500;
+  if (busy && form.dataset.queue) {
+    reachable = Boolean(response);
+    form.dataset.queued = "1";
+    await LappuQueue.add(LappuQueue.itemOf(KEY, form.action, fields));
+    await load();
+    await shownQueued(form);
+  } else if (response && response.type === "opaqueredirect") {
+    location.replace(PAGE);
+  } else {
+    postAsPage(form.action, fields);
+  }
+}
+
+// Puts the table's main part `html` in place of the page's. The page stays the table's
+// (address and history), the polled part polls on from the tag it came with, and what it
+// says first takes the focus, scrolled into view, so a screen reader says "Deal 3 saved"
+// (or what is wrong with the entry) as a new page would.
+async function swapIn(html, kind) {
+  const main = document.getElementById("table-main");
+  if (!main) {
+    location.replace(PAGE);
+    return;
+  }
+  document.querySelectorAll("main > .messages").forEach((list) => list.remove()); // the last load's
+  main.innerHTML = html;
+  const part = main.querySelector(".table-part");
+  if (part) KIND = part.dataset.kind || KIND;
+  if (location.pathname !== PAGE) history.replaceState(null, "", PAGE);
+  if (window.htmx) window.htmx.process(main);
+  document.dispatchEvent(new CustomEvent("lappu:swapped", { detail: { root: main } }));
+  if (part) await settle(part.dataset.recorded || "");
+  render();
+  nextDealForm();
+  // What the answer says first: its message, a refusal's first error (its hand open), else
+  // the page's heading.
+  const said = main.querySelector(".messages, .errorlist") || main.querySelector(".field-errors .error") || main.querySelector("h1");
+  if (said) {
+    if (!said.hasAttribute("tabindex")) said.setAttribute("tabindex", "-1");
+    said.focus();
+    said.scrollIntoView({ block: "nearest" });
+  }
+  if (kind !== "refused") keepCopy(html);
+}
+
+// The table's main part as the server has it now, swapped in (the whole page where it
+// cannot be).
+async function refresh() {
+  try {
+    const response = await fetch(PAGE, { credentials: "same-origin", headers: { [LappuQueue.PART]: "1" } });
+    if (response.ok && response.headers.get(LappuQueue.PART)) {
+      await swapIn(await response.text(), "page");
+      return;
+    }
+  } catch (error) {
+    // No network: the whole page, from the copy the worker kept.
+  }
+  location.replace(PAGE);
+}
+
+// The copy of the page the worker keeps for a visit with no network shows what was swapped in.
+function keepCopy(html) {
+  const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  if (worker) worker.postMessage({ lappu: "part", html });
+}
+
+// A form posted as the page itself does, so the server's answer is shown as a page.
+function postAsPage(action, fields) {
+  const form = document.createElement("form");
+  form.method = "post";
+  form.action = action;
+  form.hidden = true;
+  fields.forEach(([name, value]) => {
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = name;
+    input.value = value;
+    form.append(input);
+  });
+  document.body.append(form);
+  form.submit();
+}
+
+// entry.js asks for the table again (the deal it held its form back for was confirmed).
+document.addEventListener("lappu:refresh", (event) => {
+  event.preventDefault();
+  refresh();
+});
 
 // -- the live check while offline
 
@@ -327,25 +454,30 @@ if ("serviceWorker" in navigator) {
   navigator.serviceWorker.addEventListener("message", async (event) => {
     if (!event.data || event.data.lappu !== "flushed") return;
     await load();
-    if (event.data.result === "done") location.replace(PAGE);
+    if (event.data.result === "done") await refresh();
     else render();
   });
 }
 
 // -- on opening
 
+// The server's word, from a page or part it sent (`recorded`: the request ids of this phone's
+// saves that landed): what landed leaves the queue; what was sent but did not land says why.
+async function settle(recorded) {
+  const landed = new Set(recorded.split(" ").filter(Boolean));
+  for (const item of items) {
+    if (landed.has(item.requestId)) await LappuQueue.remove(item);
+    else if (KIND === "gone") await LappuQueue.put({ ...item, state: "failed", problem: "gone" });
+    else if (item.state === "sent") await LappuQueue.put({ ...item, state: "failed", problem: KIND === "seat" ? "seat" : "other" });
+  }
+  await load();
+}
+
 async function start() {
   await load();
   if (FROM_SERVER) {
     markSynced();
-    // The server's word: what landed leaves the queue; what was sent but did not land says why.
-    const recorded = new Set((bar.dataset.recorded || "").split(" ").filter(Boolean));
-    for (const item of items) {
-      if (recorded.has(item.requestId)) await LappuQueue.remove(item);
-      else if (KIND === "gone") await LappuQueue.put({ ...item, state: "failed", problem: "gone" });
-      else if (item.state === "sent") await LappuQueue.put({ ...item, state: "failed", problem: KIND === "seat" ? "seat" : "other" });
-    }
-    await load();
+    await settle(bar.dataset.recorded || "");
   } else {
     reachable = false;
   }

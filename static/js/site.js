@@ -70,9 +70,14 @@ document.addEventListener("htmx:afterSwap", () => {
 const pollTags = new Map();
 // A page that was built with its polled part says that part's tag, so its first poll is a
 // 304 too, not a second copy of what the page has just shown.
-document.querySelectorAll("[data-poll-tag][hx-get]").forEach((part) => {
-  pollTags.set(part.getAttribute("hx-get"), part.dataset.pollTag);
-});
+// So does a part swapped in with a polled part inside (a table's save, static/js/offline.js).
+function takePollTags(root) {
+  root.querySelectorAll("[data-poll-tag][hx-get]").forEach((part) => {
+    pollTags.set(part.getAttribute("hx-get"), part.dataset.pollTag);
+  });
+}
+takePollTags(document);
+document.addEventListener("lappu:swapped", (event) => takePollTags(event.detail.root));
 document.addEventListener("htmx:configRequest", (event) => {
   const tag = pollTags.get(event.detail.path);
   if (tag && event.detail.verb === "get") event.detail.headers["If-None-Match"] = tag;

@@ -34,6 +34,22 @@ async function keepPage(cache, response) {
   await cache.put(PAGE, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
 }
 
+// The page swapped in the table's main part a save was answered with (static/js/offline.js):
+// the kept copy shows it too, spliced in where the page's own markers say, so a visit with no
+// network opens on the deal the table is at, not the one of the last whole page.
+const MAIN = /<!--lappu:main-->[\s\S]*<!--\/lappu:main-->/;
+self.addEventListener("message", (event) => {
+  if (!event.data || event.data.lappu !== "part" || typeof event.data.html !== "string") return;
+  event.waitUntil(caches.open(CACHE).then(async (cache) => {
+    const kept = await cache.match(PAGE);
+    if (!kept) return;
+    const html = await kept.text();
+    if (!MAIN.test(html)) return;
+    const part = `<!--lappu:main-->${event.data.html}<!--/lappu:main-->`;
+    await cache.put(PAGE, new Response(html.replace(MAIN, () => part), { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+  }));
+});
+
 // A page loaded before this worker ran (the first visit, a page opened while it installed)
 // asks to be run by it and for its copy to be kept; every later visit is kept as it passes
 // (page() below).
