@@ -7,6 +7,7 @@ in this process: no stack is built here."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -67,7 +68,10 @@ def run(server: Server, play: Callable[[str], Any]) -> Any:
         async with listening:
             return await play(f"http://127.0.0.1:{port}")
 
-    return asyncio.run(main())
+    # In a thread of its own: a browser test earlier in the same process (Playwright's sync
+    # API) may leave an event loop running in this one, where asyncio.run() refuses to start.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main()).result()
 
 
 HTML = {"Content-Type": "text/html; charset=utf-8"}
