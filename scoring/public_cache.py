@@ -353,37 +353,40 @@ class Part(NamedTuple):
 
     html: str
     gzipped: bytes | None = None
+    token: str = ""  # the event's version it shows ("": not known)
 
 
-def _part_of(html: str) -> Part:
-    return Part(html, gzip.compress(html.encode(), compresslevel=6, mtime=0))
+def _part_of(html: str, token: str) -> Part:
+    return Part(html, gzip.compress(html.encode(), compresslevel=6, mtime=0), token)
 
 
 def cached_part(
     kind: str, stamp: Stamp | None, event: Event, variant: str, render: Callable[[], str]
-) -> tuple[Part, bool]:
-    """The rendered part under the event's stamp, and whether it is of that version.
+) -> tuple[Part, Stamp | None]:
+    """The rendered part under the event's stamp, and the stamp of the version it shows.
 
     Missing, it is rendered and stored. While one request renders a new version, the
-    others that want it meanwhile get the one before it (False: it goes out without an
-    ETag, so the next poll asks again) instead of all rendering it at once: at 250 tables a
+    others that want it meanwhile get the one before it (with that version's stamp: its
+    ETag is the one before's, so the next poll asks again, and a poll shed meanwhile is
+    still a 304 keeping that copy) instead of all rendering it at once: at 250 tables a
     result changes about every second. A private event's part, or one rendered while the
     cache is unreachable, is not stored (nor compressed)."""
     if stamp is None or not stamp["public"] or event.published_at is None:
-        return Part(render()), True
+        return Part(render()), stamp
     variant = f"{language()}\x1f{variant}"
     key = part_key(kind, event.pk, stamp["token"], variant)
     latest = part_key(kind, event.pk, "latest", variant)
     found = cache_get_many([key, latest])
     if found is None:
-        return Part(render()), True
+        return Part(render()), stamp
     if isinstance(found.get(key), Part):
-        return found[key], True
-    if isinstance(found.get(latest), Part) and not cache_claim(key + ":rendering", RENDER_CLAIM):
-        return found[latest], False
+        return found[key], stamp
+    before = found.get(latest)
+    if isinstance(before, Part) and not cache_claim(key + ":rendering", RENDER_CLAIM):
+        return before, {**stamp, "token": before.token} if before.token else None
     try:
-        part = _part_of(render())
+        part = _part_of(render(), stamp["token"])
         cache_set_many({key: part, latest: part}, PART_TTL)
     finally:
         cache_delete_many([key + ":rendering"])
-    return part, True
+    return part, stamp

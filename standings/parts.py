@@ -75,9 +75,10 @@ def public_part(
         return answer
     polled = public_tag(request, polls, stamp, slug, query, viewer="") if polls else None
     render = partial(render_part, request, event, polled)
-    part, current = cached_part(kind, stamp, event, query, render)
-    response = part_response(request, *part)
-    return with_validators(response, tag if current else None, last_modified(stamp))
+    part, shown = cached_part(kind, stamp, event, query, render)
+    response = part_response(request, part.html, part.gzipped)
+    shown_tag = public_tag(request, kind, shown, slug, query, viewer="")
+    return with_validators(response, shown_tag, last_modified(shown))
 
 
 def stamp_of(event_id: int) -> Stamp | None:

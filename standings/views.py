@@ -38,13 +38,14 @@ def event_public(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     tag = public_tag(request, "page", stamp, slug, query, viewer=page_viewer(request))
     if answer := early_304(request, stamp, tag, visible=True):
         return answer
-    part, current = cached_part("live", stamp, event, query, lambda: render_live(request, event))
+    part, shown = cached_part("live", stamp, event, query, lambda: render_live(request, event))
     # The tag of the live part as the page shows it (the poll's own, same version), so the
     # page's first poll asks with it: a 304, also when the server sheds spectators' polls.
-    poll_tag = public_tag(request, "live", stamp, slug, query, viewer="") if current else None
+    poll_tag = public_tag(request, "live", shown, slug, query, viewer="")
     context = {"event": event, "live_html": mark_safe(part.html), "poll_tag": poll_tag}
     response = render(request, "standings/event_public.html", context)
-    return with_validators(response, tag if current else None, last_modified(stamp))
+    page_tag = public_tag(request, "page", shown, slug, query, viewer=page_viewer(request))
+    return with_validators(response, page_tag, last_modified(shown))
 
 
 @shed_when_busy

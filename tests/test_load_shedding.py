@@ -15,11 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
 from core import load
+from scoring import public_cache
 from tests.production.stack import dockerfile_command
 from tests.scoring.conftest import seated_event
 from tournaments.services import event_publish
@@ -227,3 +229,30 @@ def test_the_pages_tag_still_brings_a_changed_result(settings, queue, event, nam
     fresh = _poll(client, name, event, held)
     assert fresh.status_code == 200 and fresh["ETag"] != held
     assert "X-Lappu-Busy" not in fresh
+
+
+@pytest.mark.parametrize("name", ["event_live", "event_screen_live"])
+def test_a_copy_given_while_the_new_one_renders_is_still_kept_when_shed(
+    settings, queue, event, name
+) -> None:
+    """Under a stress pace a new public version comes every few seconds, and while one
+    request renders it the others get the copy before it: that copy carries its own
+    version's tag, so the spectator's next poll, if shed, is a 304 and never a 503."""
+    settings.PUBLIC_CACHE_SHARED = True
+    client = Client()
+    first = _poll(client, name, event)
+    event.name = "Renamed"
+    event.save()
+    stamp = public_cache.event_stamp(event.pk, {})
+    kind = "live" if name == "event_live" else "screen-live"
+    rendering = public_cache.part_key(kind, event.pk, stamp["token"], "en\x1f") + ":rendering"
+    cache.add(rendering, 1, 10)  # another request is rendering the new version
+    try:
+        meanwhile = _poll(client, name, event, first["ETag"])
+    finally:
+        cache.delete(rendering)
+    assert meanwhile.status_code == 200 and meanwhile.has_header("ETag")
+    settings.SHED_QUEUE = 1
+    queue(1)
+    shed = _poll(client, name, event, meanwhile["ETag"])
+    assert shed.status_code == 304 and shed["X-Lappu-Busy"] == "1"

@@ -117,18 +117,23 @@ def test_the_rendered_part_is_cached_until_a_result_changes(
 
 def test_while_a_new_version_is_rendered_others_get_the_one_before(client, table):
     event = table.stage.event
-    before = client.get(live_url(event)).content
+    first = client.get(live_url(event))
+    before = first.content
     save_deal(seated_client(table, 0), table)
     stamp = public_cache.event_stamp(event.pk, {})
     key = public_cache.part_key("live", event.pk, stamp["token"], "en\x1f")
     cache.add(key + ":rendering", 1, 10)  # another request is rendering it
-    meanwhile = client.get(live_url(event))
+    meanwhile = client.get(live_url(event), headers={"if-none-match": first["ETag"]})
     assert meanwhile.status_code == 200
     assert meanwhile.content == before
-    assert not meanwhile.has_header("ETag")  # the next poll asks again
+    # It carries the tag of the version it shows: the next poll asks again (a 200 once the
+    # new version is there), and a poll shed meanwhile is a 304 keeping this copy.
+    assert meanwhile["ETag"] == first["ETag"]
+    again = client.get(live_url(event), headers={"if-none-match": meanwhile["ETag"]})
+    assert again.status_code == 200 and again.content == before
     cache.delete(key + ":rendering")
-    after = client.get(live_url(event))
-    assert after.content != before and after.has_header("ETag")
+    after = client.get(live_url(event), headers={"if-none-match": meanwhile["ETag"]})
+    assert after.content != before and after["ETag"] != meanwhile["ETag"]
 
 
 def test_the_whole_page_answers_304_too_and_keys_by_language(client, table):
