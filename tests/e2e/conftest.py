@@ -172,6 +172,17 @@ def sign_in(page, base_url: str, username: str, password: str) -> None:
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 
 
+def cut_network(page) -> None:
+    """The phone's network cut, and only once its page knows it: a form sent while the page
+    still says online is sent as online (the race a test would otherwise lose now and then)."""
+    page.context.set_offline(True)
+    for _ in range(100):
+        if page.evaluate("() => !navigator.onLine"):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the page never learnt that the network was cut")
+
+
 def shoot(page, name: str) -> Path:
     """Save what the page shows under tests/artifacts/ (ignored by git) for a person to look at,
     after checking it with axe: every page a test looks at is a page a person may read with a

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Deal, DealAction, DealStatus, DealVersion
-from tests.e2e.conftest import CHROMIUM, PageProblems, shoot
+from tests.e2e.conftest import CHROMIUM, PageProblems, cut_network, shoot
 from tests.scoring.conftest import seated_event
 from tournaments.services import table_key_revoke
 
@@ -102,7 +102,7 @@ def test_two_deals_entered_offline_survive_a_closed_browser_and_land_once_in_ord
     assert table.get_entry_url() in paths
     assert {path for path in paths if not path.startswith("/static/")} == {table.get_entry_url()}
 
-    keeping_phone.context.set_offline(True)
+    cut_network(page)
     _enter(page, 1)
     expect(bar).to_contain_text("Waiting to send: 1.")
     expect(bar).to_contain_text("No network")
@@ -161,7 +161,7 @@ def _deal_one_queued(live_server, keeping_phone):
     page.goto(url)
     page.locator("button[name=seat]").first.click()
     _ready_offline(page)
-    keeping_phone.context.set_offline(True)
+    cut_network(page)
     _enter(page, 1)
     expect(page.locator("#offline")).to_contain_text("Waiting to send: 1.")
     return table, url, page
@@ -218,7 +218,7 @@ def test_a_confirmation_made_offline_waits_and_lands_once(live_server, keeping_p
     confirm = page.get_by_role("button", name="Confirm deal 1")
     expect(confirm).to_be_visible()
     _ready_offline(page)
-    keeping_phone.context.set_offline(True)
+    cut_network(page)
     confirm.click()
     bar = page.locator("#offline")
     expect(bar).to_contain_text("Confirmation of deal 1: waiting to send")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from scoring.models import Deal
-from tests.e2e.conftest import shoot_widths
+from tests.e2e.conftest import cut_network, shoot_widths
 from tests.e2e.test_offline import _enter, _ready_offline
 from tests.scoring.conftest import seated_event
 
@@ -94,7 +94,7 @@ def test_a_deal_saved_with_no_network_is_sent_and_swapped_in(live_server, browse
     bar = phone.locator("#offline")
     _ready_offline(phone)
 
-    phone.context.set_offline(True)
+    cut_network(phone)
     _enter(phone, 1)
     expect(bar).to_contain_text("Waiting to send: 1.")
     # The page the worker kept was a seat pick; the seat's part was spliced into it, so the
