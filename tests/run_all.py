@@ -1,8 +1,11 @@
 """`make test`: every suite against every real part this machine has.
 
-1. SQLite: the whole suite, browser tests included (they need Debian's chromium).
-2. PostgreSQL: the whole suite again but the pure rules tests (they touch no database), plus
-   the concurrency tests and the tests that talk to a real Celery worker on Redis.
+1. SQLite, the database `make run` serves from: the browser tests (they need Debian's
+   chromium and drive the whole site), every printed sheet's layout, and what depends on
+   SQLite itself (marker `sqlite`: the demo, a backup restored, SQLite's own concurrency).
+2. PostgreSQL: the whole suite but the browser tests and the layouts, with the concurrency
+   tests and the tests that talk to a real Celery worker on Redis. (Every other test ran in
+   both passes once; that doubled CI's time for no test that could tell the two apart.)
 3. Production: the site as the Docker image runs it (DEBUG=0, collected static files,
    gunicorn with the Dockerfile's options, PostgreSQL, Redis, a worker), crawled from the
    demo (tests/production).
@@ -81,7 +84,11 @@ def main() -> int:
     code, counts = run_pytest(
         "SQLite",
         {"DATABASE_URL": "", "REDIS_URL": ""},
-        ["-m", "not postgres and not celery_worker and not production", *extra_args],
+        [
+            "-m",
+            "(e2e or layout or sqlite) and not postgres and not celery_worker and not production",
+            *extra_args,
+        ],
     )
     results.append(("SQLite", code, counts))
 
@@ -96,7 +103,6 @@ def main() -> int:
             if CI:
                 missing.append(message)
             marker = "not e2e and not celery_worker"
-        # tests/rules need no database: the SQLite pass has run them already.
         code, counts = run_pytest(
             "PostgreSQL",
             env,
@@ -104,7 +110,6 @@ def main() -> int:
             [
                 "-m",
                 f"{marker} and not production and not layout",
-                "--ignore=tests/rules",
                 *extra_args,
             ],
         )

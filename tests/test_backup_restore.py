@@ -18,7 +18,7 @@ from core.backup import site_restore
 from tests.factories import ClubFactory, MembershipFactory
 from tournaments.models import Club, Event, Player, Season, Table
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite]
 
 
 def outputs() -> dict[str, object]:

@@ -24,10 +24,13 @@ import pytest
 from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.skipif(
-    not settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"),
-    reason="the SQLite pass runs this (it brings its own database file)",
-)
+pytestmark = [
+    pytest.mark.sqlite,
+    pytest.mark.skipif(
+        not settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"),
+        reason="the SQLite pass runs this (it brings its own database file)",
+    ),
+]
 
 SETUP = """
 from tests.scoring.conftest import seated_event

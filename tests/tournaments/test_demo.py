@@ -49,6 +49,9 @@ from tournaments.models import (
 from tournaments.seating import meetings
 from tournaments.selectors import late_arrivals, player_picker
 
+# make run serves the demo from SQLite: the SQLite pass loads it too.
+pytestmark = pytest.mark.sqlite
+
 
 def signs_in(client, username: str, password: str) -> bool:
     # Through the sign-in page: the sign-in throttle's backend needs the request.
