@@ -76,6 +76,11 @@ class Club(models.Model):
             "look at. Off: a second person at the table always confirms."
         ),
     )
+    # Whether a drawn stage mails each player with an address "You are at table 7" with the
+    # table's link (tournaments.notices); results and registration mails are always sent.
+    mail_tables = models.BooleanField(
+        _("mail each player their table when a stage is drawn"), default=False
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -338,6 +343,14 @@ class EventStatus(models.TextChoices):
     FINISHED = "finished", _("finished")
 
 
+class RegistrationOpenTo(models.TextChoices):
+    """Who may register for an event themselves (the director may always add anyone)."""
+
+    NOBODY = "nobody", _("nobody: the director adds the players")
+    MEMBERS = "members", _("the club's members")
+    ANYONE = "anyone", _("anyone with a name and a confirmed e-mail address")
+
+
 class Event(models.Model):
     club = models.ForeignKey(
         Club, on_delete=models.CASCADE, related_name="events", verbose_name=_("club")
@@ -352,6 +365,9 @@ class Event(models.Model):
     )
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
+    # When play starts, in the club's time zone: the calendar's event starts then (an
+    # all-day entry without it).
+    start_time = models.TimeField(_("starts at"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
     variant_id = models.CharField(_("game"), max_length=32)
     # The whole variant as it was when the event was created: a later change of the rules
@@ -393,6 +409,22 @@ class Event(models.Model):
     # When a result last changed (a deal saved, confirmed or voided, a stage closed): the
     # public pages' Last-Modified, and what their cached copies are checked against.
     results_changed_at = models.DateTimeField(_("results changed"), null=True, blank=True)
+    # Self-registration (tournaments.registration): who may, from when to when, how many
+    # places (none: no limit; the rest wait in order) and whether a director approves each.
+    registration_open_to = models.CharField(
+        _("who may register themselves"),
+        max_length=16,
+        choices=RegistrationOpenTo.choices,
+        default=RegistrationOpenTo.NOBODY,
+    )
+    registration_opens_at = models.DateTimeField(_("registration opens"), null=True, blank=True)
+    registration_closes_at = models.DateTimeField(_("registration closes"), null=True, blank=True)
+    capacity = models.PositiveIntegerField(
+        _("places"), null=True, blank=True, help_text=_("Empty: no limit.")
+    )
+    registration_approval = models.BooleanField(
+        _("a director approves each registration"), default=False
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -426,9 +458,18 @@ class Event(models.Model):
 
 
 class RegistrationStatus(models.TextChoices):
+    # Self-registration's steps before a place: the e-mail address not yet confirmed by its
+    # link; confirmed but waiting for a director's approval; waiting for a place.
+    UNCONFIRMED = "unconfirmed", _("e-mail not confirmed")
+    PENDING = "pending", _("awaiting approval")
+    WAITLISTED = "waitlisted", _("on the waitlist")
     REGISTERED = "registered", _("registered")
     CHECKED_IN = "checked_in", _("checked in")
+    # Registered but never came: marked before the draw, kept apart from a withdrawal.
+    NO_SHOW = "no_show", _("did not come")
+    # Taken out by a director (withdrawn) or by the player (cancelled).
     WITHDRAWN = "withdrawn", _("withdrawn")
+    CANCELLED = "cancelled", _("cancelled")
 
 
 class Registration(models.Model):
@@ -458,6 +499,23 @@ class Registration(models.Model):
     seated_late_at = models.DateTimeField(_("seated past stage 1 at"), null=True, blank=True)
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    # Where mail about this registration goes, in which language (a self-registration's own;
+    # a member's account address otherwise; blank: nothing is mailed).
+    email = models.EmailField(_("e-mail address"), blank=True)
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, blank=True)
+    # The player registered themselves (the public page), not a director.
+    self_registered = models.BooleanField(_("registered themselves"), default=False)
+    # The waitlist's order: when the registration joined it (a promotion takes the first).
+    waitlisted_at = models.DateTimeField(_("waitlisted at"), null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("approved by"),
+    )
+    approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
 
     class Meta:
         ordering = ["event", "player__name"]
@@ -469,6 +527,120 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} · {self.event}"
+
+
+class RegistrationChange(models.Model):
+    """Every change of a registration's status: who (a director, the player, or nobody for
+    the site itself, as a waitlist promotion), when, from what to what."""
+
+    registration = models.ForeignKey(
+        Registration,
+        on_delete=models.CASCADE,
+        related_name="changes",
+        verbose_name=_("registration"),
+    )
+    old_status = models.CharField(_("old status"), max_length=16, blank=True)
+    new_status = models.CharField(_("new status"), max_length=16)
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    changed_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["registration", "changed_at", "pk"]
+        verbose_name = _("registration change")
+        verbose_name_plural = _("registration changes")
+
+    def __str__(self) -> str:
+        return f"{self.registration} · {self.old_status} → {self.new_status}"
+
+
+class NoticeKind(models.TextChoices):
+    """The kinds of mail the site sends a player; each has its own unsubscribe."""
+
+    RECEIVED = "received", _("registration received")
+    APPROVED = "approved", _("registration approved")
+    WAITLISTED = "waitlisted", _("put on the waitlist")
+    PROMOTED = "promoted", _("a place from the waitlist")
+    CANCELLED = "cancelled", _("registration cancelled")
+    TABLE = "table", _("your table")
+    RESULTS = "results", _("results published")
+
+
+class NoticeStatus(models.TextChoices):
+    QUEUED = "queued", _("waiting to be sent")
+    SENT = "sent", _("sent")
+    FAILED = "failed", _("failed")
+    # No address, or the person unsubscribed from this kind: recorded, never mailed.
+    SKIPPED = "skipped", _("not sent")
+
+
+class Notice(models.Model):
+    """One mail to one person about one event: made in the action's transaction, sent by a
+    Celery task after it commits, retried when the mail server fails (tournaments.notices)."""
+
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="notices", verbose_name=_("event")
+    )
+    registration = models.ForeignKey(
+        Registration,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="notices",
+        verbose_name=_("registration"),
+    )
+    kind = models.CharField(_("kind"), max_length=16, choices=NoticeKind.choices)
+    email = models.EmailField(_("e-mail address"), blank=True)
+    language = models.CharField(_("language"), max_length=8, blank=True)
+    # What the mail says beyond the registration (a table's number and link, a place).
+    context = models.JSONField(_("details"), default=dict, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=NoticeStatus.choices, default=NoticeStatus.QUEUED
+    )
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    error = models.CharField(_("last error"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "-created_at", "pk"]
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")
+        indexes = [models.Index(fields=["event", "status"], name="notice_event_status")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} · {self.email} · {self.status}"
+
+
+class MailOptOut(models.Model):
+    """An address that asked for no more mail of one kind from one club (each kind's own
+    unsubscribe link)."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="mail_opt_outs", verbose_name=_("club")
+    )
+    email = models.EmailField(_("e-mail address"))
+    kind = models.CharField(_("kind"), max_length=16, choices=NoticeKind.choices)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("unsubscribed address")
+        verbose_name_plural = _("unsubscribed addresses")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "email", "kind"], name="one_opt_out_per_address_and_kind"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} · {self.kind}"
 
 
 class StageStatus(models.TextChoices):
