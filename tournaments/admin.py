@@ -20,12 +20,15 @@ from tournaments.models import (
     Event,
     ImportedResult,
     Invitation,
+    MailOptOut,
     Membership,
     MembershipChange,
+    Notice,
     Player,
     PlayerMerge,
     Profile,
     Registration,
+    RegistrationChange,
     Role,
     Season,
     SeasonSchemeChange,
@@ -373,6 +376,42 @@ class RegistrationAdmin(admin.ModelAdmin):
     list_filter = ["status", "late"]
     search_fields = ["player__name", "event__name"]
     autocomplete_fields = ["player", "event"]
+
+
+class HistoryAdmin(admin.ModelAdmin):
+    """A record of what happened: to read, never to edit."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(RegistrationChange)
+class RegistrationChangeAdmin(HistoryAdmin):
+    list_display = ["changed_at", "registration", "old_status", "new_status", "changed_by"]
+    list_filter = ["new_status"]
+    list_select_related = ["registration__player", "registration__event", "changed_by"]
+    search_fields = ["registration__player__name", "registration__event__name"]
+
+
+@admin.register(Notice)
+class NoticeAdmin(HistoryAdmin):
+    list_display = ["created_at", "event", "kind", "email", "status", "attempts", "error"]
+    list_filter = ["status", "kind"]
+    list_select_related = ["event"]
+    search_fields = ["email", "event__name"]
+
+
+@admin.register(MailOptOut)
+class MailOptOutAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "club", "email", "kind"]
+    list_filter = ["kind"]
+    search_fields = ["email"]
 
 
 class TableInline(admin.TabularInline):

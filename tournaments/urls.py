@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import include, path
 
 from tournaments import (
     club_views,
@@ -117,4 +117,8 @@ urlpatterns = [
         event_views.table_revoke_confirm,
         name="table_revoke_confirm",
     ),
+    # Self-registration, check-in at the door, and the mail and calendar of events.
+    path("", include("tournaments.registration_urls")),
+    path("", include("tournaments.checkin_urls")),
+    path("", include("tournaments.notice_urls")),
 ]

@@ -1,0 +1,7 @@
+"""The addresses of checkin pages."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []
