@@ -508,6 +508,9 @@ def table_qr(request: HttpRequest, key: str) -> HttpResponse:
     if table is None:
         raise Http404
     qr = segno.make(request.build_absolute_uri(table.get_entry_url()), error="m")
-    response = HttpResponse(qr.svg_inline(scale=6, border=2), content_type="image/svg+xml")
+    # A file of its own, with its namespace: the inline form (for inside an HTML page)
+    # leaves it out, and a browser then shows an <img> of it as a broken picture.
+    response = HttpResponse(content_type="image/svg+xml")
+    qr.save(response, kind="svg", scale=6, border=2)
     response["Cache-Control"] = "private, max-age=300"
     return response

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from xml.etree import ElementTree
+
 import pytest
 from django.urls import reverse
 
@@ -152,10 +154,11 @@ def test_revoke_gives_a_new_link(client, director):
     table.refresh_from_db()
     assert table.entry_key != old
     assert client.get(reverse("table_entry", args=[old])).status_code == 404
-    assert (
-        client.get(reverse("table_qr", args=[table.entry_key])).headers["Content-Type"]
-        == "image/svg+xml"
-    )
+    qr = client.get(reverse("table_qr", args=[table.entry_key]))
+    assert qr.headers["Content-Type"] == "image/svg+xml"
+    # An SVG file a browser draws as a picture: a document in the SVG namespace (without
+    # it, the manage page's <img> of the QR code was a broken picture).
+    assert ElementTree.fromstring(qr.content).tag == "{http://www.w3.org/2000/svg}svg"
 
 
 def test_club_page_lists_events_and_says_what_to_do_when_empty(client, club, director):
