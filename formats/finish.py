@@ -3,6 +3,9 @@ format asks: a champion, every round played), and finishing it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 from django.utils import timezone
 
 from core.db import locked_write
@@ -10,18 +13,29 @@ from formats.headtohead import h2h_event_standings
 from formats.series import series_options
 from rules import RuleViolation
 from rules.i18n import _, ngettext
-from scoring.selectors import TableSheet, event_sheets
+from scoring.selectors import event_sheets
 from tournaments.changes import results_change
 from tournaments.models import Event, EventStatus, Stage, StageStatus
 
 
+class Settles(Protocol):
+    """A table as the finish rule asks of it: a sheet (`TableSheet`), or the manage page's
+    card of one (`scoring.manage_cards.Card`), which answered from its sheet."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def settled(self) -> bool: ...
+
+
 def event_finish_refusal(
-    *, event: Event, sheets: list[TableSheet] | None = None
+    *, event: Event, sheets: Sequence[Settles] | None = None
 ) -> RuleViolation | None:
     """Why the event cannot be finished yet, or None: the one rule for the service and the
     manage page's button. Every table's game must be over, every deal confirmed, and no
-    table waiting for the director. `sheets`: the event's sheets (`event_sheets`), when the
-    caller has read them already (the manage page shows them too: read once, not twice)."""
+    table waiting for the director (`TableSheet.settled`). `sheets`: the event's sheets
+    (`event_sheets`) or the manage page's cards of them, when the caller has them already."""
     if event.status == EventStatus.FINISHED:
         return RuleViolation(_("This event is already finished."), code="event_finished")
     refusal = _format_finish_refusal(event)
@@ -32,11 +46,11 @@ def event_finish_refusal(
     if not sheets:
         return RuleViolation(_("No table has played yet."), code="event_not_started")
     for sheet in sheets:
-        if sheet.problem is not None or not sheet.standing.finished or sheet.unconfirmed:
+        if not sheet.settled:
             return RuleViolation(
                 _("Table %(number)d is still playing or has deals to confirm."),
                 code="tables_playing",
-                number=sheet.table.number,
+                number=sheet.number,
             )
     return None
 

@@ -17,7 +17,8 @@ from formats.finish import event_finish, event_finish_refusal
 from formats.parts import manage_parts
 from rules import RuleViolation, describe_options
 from scoring.confirmation import locked_pins
-from scoring.selectors import event_sheets, flagged_confirmations
+from scoring.manage_cards import table_cards
+from scoring.selectors import flagged_confirmations
 from tournaments.confirm import confirm_page, confirmed
 from tournaments.forms import EventSeasonForm, GuestForm, LateSeatingForm, PlayerPickerForm
 from tournaments.permissions import event_for, manage_page
@@ -35,7 +36,7 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
     event = event_for(slug=slug, event_id=event_id, user=request.user)
     picker = PlayerPickerForm(request.GET)
     late = late_arrivals(event=event)
-    sheets = event_sheets(event=event)
+    cards = table_cards(request=request, event=event)
     context = {
         "event": event, "club": event.club, "rules": describe_options(event.variant, gettext),
         "registrations": event_registrations(event=event),
@@ -43,7 +44,7 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
         "picker_form": picker, "picker": player_picker(event=event, **picker.filters()),
         "guest_form": GuestForm(), "late": late,
         "late_form": LateSeatingForm(late=late) if late and late.seatable else None,
-        "sheets": sheets, "finish_refusal": event_finish_refusal(event=event, sheets=sheets),
+        "cards": cards, "finish_refusal": event_finish_refusal(event=event, sheets=cards),
         "flagged": flagged_confirmations(event=event), "locked_pins": locked_pins(event=event),
         "season_form": EventSeasonForm(event=event),
         **manage_parts(event), **event_draw_state(event=event),

@@ -45,6 +45,16 @@ class TableSheet:
     precedence: tuple[str, ...] | None = None
     tie_orders: Callable[[], Orders] | None = None
 
+    @property
+    def number(self) -> int:
+        return self.table.number
+
+    @property
+    def settled(self) -> bool:
+        """Whether the table is done with: its game over, every deal confirmed, nothing
+        waiting for the director (what an event's finish asks of every table)."""
+        return self.problem is None and self.standing.finished and not self.unconfirmed
+
     @functools.cached_property
     def order(self) -> list[SeatPlace]:
         """The table's places, best first: the one order every page, sheet and record of
@@ -249,23 +259,25 @@ def stage_sheets(*, stage: Stage, confirmed_only: bool = False) -> list[TableShe
 
 
 def stages_sheets(
-    stages: Sequence[Stage], *, confirmed_only: bool = False
+    stages: Sequence[Stage],
+    *,
+    confirmed_only: bool = False,
+    tables: Sequence[int] | None = None,
 ) -> dict[int, list[TableSheet]]:
     """Every table of `stages` (of one event, its stages loaded with it) with its standing,
     by stage id, in table order: three queries for all of them together, so a page costs
-    the same after stage 8 as after stage 1."""
-    tables = (
-        Table.objects.filter(stage__in=stages)
-        .order_by("stage__number", "number")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
-            Prefetch("deals", queryset=Deal.objects.order_by("number")),
-        )
+    the same after stage 8 as after stage 1. `tables`: only these (ids) of them."""
+    rows = Table.objects.filter(stage__in=stages)
+    if tables is not None:
+        rows = rows.filter(pk__in=tables)
+    tables_read = rows.order_by("stage__number", "number").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch("deals", queryset=Deal.objects.order_by("number")),
     )
     by_id = {stage.pk: stage for stage in stages}
     tie_breaks = {stage.pk: TableTieBreaks(stage_id=stage.pk) for stage in stages}
     sheets: dict[int, list[TableSheet]] = {stage.pk: [] for stage in stages}
-    for table in tables if stages else ():
+    for table in tables_read if stages else ():
         stage = table.stage = by_id[table.stage_id]
         seats, deals = list(table.seats.all()), list(table.deals.all())
         sheets[stage.pk].append(
