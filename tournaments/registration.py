@@ -234,7 +234,7 @@ def waitlist_promote(*, event: Event) -> list[Registration]:
             registration=registration,
             status=RegistrationStatus.REGISTERED,
             by=None,
-            note="promoted from the waitlist",
+            note=_("promoted from the waitlist"),
             fields=["waitlisted_at"],
         )
         notice_queue(kind=NoticeKind.PROMOTED, registration=registration)
@@ -316,7 +316,7 @@ def registration_self_add(
         registration=registration,
         status=RegistrationStatus.UNCONFIRMED,
         by=user,
-        note="registered on the public page",
+        note=_("registered on the public page"),
         fields=["email", "language", "self_registered", "approved_by", "approved_at"],
     )
     if not isinstance(user, User):
@@ -333,11 +333,11 @@ def _confirmed(registration: Registration, event: Event, *, by: Person | None) -
             registration=registration,
             status=RegistrationStatus.PENDING,
             by=by,
-            note="address confirmed",
+            note=_("address confirmed"),
         )
         notice_queue(kind=NoticeKind.RECEIVED, registration=registration)
         return registration
-    _place_or_waitlist(registration, event, by=by, note="address confirmed")
+    _place_or_waitlist(registration, event, by=by, note=_("address confirmed"))
     if registration.status == RegistrationStatus.REGISTERED:
         notice_queue(kind=NoticeKind.RECEIVED, registration=registration)
     return registration
@@ -403,7 +403,7 @@ def registration_cancel(*, registration: Registration, by: Person | None) -> Reg
     if refusal := registration_cancel_refusal(registration=registration):
         raise refusal
     return _leave(
-        registration, status=RegistrationStatus.CANCELLED, by=by, note="cancelled by the player"
+        registration, status=RegistrationStatus.CANCELLED, by=by, note=_("cancelled by the player")
     )
 
 
@@ -465,7 +465,7 @@ def registration_director_act(
     if action == "approve":
         registration.approved_by_id, registration.approved_at = by.pk, now
         registration.save(update_fields=["approved_by", "approved_at"])
-        _place_or_waitlist(registration, event, by=by, note="approved")
+        _place_or_waitlist(registration, event, by=by, note=_("approved"))
         if registration.status == RegistrationStatus.REGISTERED:
             notice_queue(kind=NoticeKind.APPROVED, registration=registration)
     elif action == "waitlist":
@@ -475,7 +475,7 @@ def registration_director_act(
             registration=registration,
             status=RegistrationStatus.WAITLISTED,
             by=by,
-            note="moved to the waitlist",
+            note=_("moved to the waitlist"),
             fields=["waitlisted_at"],
         )
         notice_queue(kind=NoticeKind.WAITLISTED, registration=registration)
@@ -489,14 +489,14 @@ def registration_director_act(
             registration=registration,
             status=RegistrationStatus.REGISTERED,
             by=by,
-            note="given a place",
+            note=_("given a place"),
             fields=["waitlisted_at", "approved_by", "approved_at"],
         )
         notice_queue(kind=NoticeKind.PROMOTED, registration=registration)
     else:
         if not confirmed:
             raise RuleViolation(_("Confirm the removal first."), code="not_confirmed")
-        _leave(registration, status=RegistrationStatus.WITHDRAWN, by=by, note="removed")
+        _leave(registration, status=RegistrationStatus.WITHDRAWN, by=by, note=_("removed"))
     return registration
 
 
@@ -525,7 +525,7 @@ def registration_director_add(*, event: Event, name: str, email: str, by: Person
         registration=registration,
         status=RegistrationStatus.REGISTERED,
         by=by,
-        note="added by a director",
+        note=_("added by a director"),
         fields=["email", "language", "waitlisted_at", "approved_by", "approved_at"],
     )
     notice_queue(kind=NoticeKind.APPROVED, registration=registration)
