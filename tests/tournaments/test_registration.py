@@ -384,14 +384,16 @@ def test_a_forged_or_other_kind_of_link_is_refused():
             registration_from_token(token=bad, salt=salt)
 
 
-def test_an_expired_confirmation_link_is_refused(settings):
+def test_an_expired_confirmation_link_is_refused():
     event = open_event()
     registration = registration_self_add(
         event=event, user=_anonymous(), name="Ann", email="ann@mail.example"
     )
     token = registration_token(registration=registration, salt=CONFIRM)
     later = timezone.now() + datetime.timedelta(days=3)
-    with mock.patch("django.core.signing.time.time", return_value=later.timestamp()):
-        with pytest.raises(LinkRefused) as error:
-            registration_from_token(token=token, salt=CONFIRM)
+    with (
+        mock.patch("django.core.signing.time.time", return_value=later.timestamp()),
+        pytest.raises(LinkRefused) as error,
+    ):
+        registration_from_token(token=token, salt=CONFIRM)
     assert "expired" in error.value.message
