@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Case, Count, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.formats import date_format
 
@@ -83,14 +83,23 @@ def registration_counts(*, event: Event) -> RegistrationCounts:
 
 
 def event_registration_list(*, event: Event, status: str = "") -> QuerySet[Registration]:
-    """Every registration of the event, for the director's list: places first, then the
-    waitlist in its order; each row with its player and its history (prefetched)."""
-    rows = event.registrations.select_related("player", "approved_by").prefetch_related(
-        "changes__changed_by"
-    )
+    """Every registration of the event, for the director's list: places first, then those
+    awaiting approval, the waitlist in its order, the unconfirmed, the gone; each row with
+    its player and its history (prefetched)."""
+    rows = event.registrations.select_related("player").prefetch_related("changes__changed_by")
     if status:
         rows = rows.filter(status=status)
-    return rows.order_by("status", "waitlisted_at", "player__name", "pk")
+    steps = [
+        *PLACE_HOLDING,
+        RegistrationStatus.PENDING,
+        RegistrationStatus.WAITLISTED,
+        RegistrationStatus.UNCONFIRMED,
+    ]
+    order = Case(
+        *(When(status=step, then=Value(rank)) for rank, step in enumerate(steps)),
+        default=Value(len(steps)),
+    )
+    return rows.order_by(order, "waitlisted_at", "player__name", "pk")
 
 
 def user_registrations(*, user: Person) -> QuerySet[Registration]:
@@ -102,6 +111,13 @@ def user_registrations(*, user: Person) -> QuerySet[Registration]:
         .select_related("event__club", "player")
         .order_by("-event__date", "event__name")
     )
+
+
+def own_registration(*, event: Event, user: Person) -> Registration | None:
+    """The signed-in person's registration for the event, if they have one."""
+    if not user.is_authenticated:
+        return None
+    return event.registrations.filter(player__user_id=user.pk).first()
 
 
 def waitlist(*, event: Event) -> QuerySet[Registration]:

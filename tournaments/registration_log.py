@@ -27,11 +27,18 @@ def registration_status_change(
     else:
         registration.save()
     if old != status:
-        RegistrationChange.objects.create(
-            registration=registration,
-            old_status=old,
-            new_status=status,
-            note=note[:200],
-            changed_by_id=by.pk if by is not None and by.is_authenticated else None,
-        )
+        registration_change_record(registration=registration, old_status=old, by=by, note=note)
     return registration
+
+
+def registration_change_record(
+    *, registration: Registration, old_status: str, by: User | AnonymousUser | None, note: str = ""
+) -> RegistrationChange:
+    """Record a step already saved (a registration just created: `old_status` "")."""
+    return RegistrationChange.objects.create(
+        registration=registration,
+        old_status=old_status,
+        new_status=registration.status,
+        note=note[:200],
+        changed_by_id=by.pk if by is not None and by.is_authenticated else None,
+    )

@@ -40,7 +40,7 @@ from tournaments.models import (
     new_entry_key,
 )
 from tournaments.names import name_clean
-from tournaments.registration_log import registration_status_change
+from tournaments.registration_log import registration_change_record, registration_status_change
 from tournaments.roster import player_lookalikes
 from tournaments.selectors import (
     club_members,
@@ -157,12 +157,15 @@ def registration_add(
     now = timezone.now()
     late = event.stages.exists()
     status = RegistrationStatus.CHECKED_IN if checked_in else RegistrationStatus.REGISTERED
-    registration = Registration.objects.filter(event=event, player=player).first()
-    if registration is None:
-        registration = Registration(
-            event=event, player=player, late=late, checked_in_at=now if checked_in else None
-        )
-    elif registration.status in PLACE_HOLDING:
+    registration, created = Registration.objects.get_or_create(
+        event=event,
+        player=player,
+        defaults={"status": status, "late": late, "checked_in_at": now if checked_in else None},
+    )
+    if created:
+        registration_change_record(registration=registration, old_status="", by=by)
+        return registration
+    if registration.status in PLACE_HOLDING:
         return registration
     registration.late = late
     registration.waitlisted_at = None

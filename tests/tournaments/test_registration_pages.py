@@ -127,6 +127,8 @@ def test_a_member_taps_once_and_cancels_from_my_registrations(client):
     client.post(url(event, "register"))
     registration = Registration.objects.get()
     assert registration.status == S.REGISTERED
+    public = client.get(event.get_absolute_url()).content.decode()
+    assert "Your registration: registered." in public and ">Register<" not in public
     assert "My registrations" in client.get(reverse("account")).content.decode()
     page = client.get(reverse("my_registrations")).content.decode()
     assert "Friday" in page
@@ -199,6 +201,8 @@ def test_the_list_shows_rows_filters_and_history_in_constant_queries(
     with django_assert_max_num_queries(len(few.captured_queries)):
         page = client.get(url(event, "registration_list")).content.decode()
     assert "Guest14" in page
+    # Places first, then the waitlist in its order.
+    assert page.index("Ann") < page.index("Bea") < page.index("Guest0") < page.index("Guest14")
     waiting = client.get(url(event, "registration_list"), {"status": "waitlisted"})
     text = waiting.content.decode()
     assert "Bea" in text and ">Ann<" not in text

@@ -8,15 +8,23 @@ from typing import Any
 from django import template
 
 from core.i18n import violation_text
-from tournaments.models import Event, Registration, RegistrationOpenTo, RegistrationStatus
-from tournaments.registration import (
-    registration_actions as actions_for,
+from tournaments.models import (
+    BEFORE_PLACE,
+    PLACE_HOLDING,
+    Event,
+    Registration,
+    RegistrationOpenTo,
+    RegistrationStatus,
 )
 from tournaments.registration import (
+    own_registration,
     registration_cancel_refusal,
     registration_counts,
     registration_refusal,
     registration_window_refusal,
+)
+from tournaments.registration import (
+    registration_actions as actions_for,
 )
 
 register = template.Library()
@@ -46,6 +54,10 @@ def registration_public(context: template.Context, event: Event) -> dict[str, An
     window = registration_window_refusal(event=event)
     refusal = window or registration_refusal(event=event, user=user)
     counts = registration_counts(event=event)
+    own = own_registration(event=event, user=user)
+    if own is not None and own.status in (*PLACE_HOLDING, *BEFORE_PLACE):
+        # Already in: what their registration is, not a second Register.
+        return {"shown": True, "event": event, "counts": counts, "own": own}
     return {
         "shown": True,
         "event": event,
