@@ -28,7 +28,6 @@ from tournaments.models import (
     PLACE_HOLDING,
     Event,
     EventStatus,
-    Membership,
     NoticeKind,
     Player,
     Registration,
@@ -38,7 +37,7 @@ from tournaments.models import (
 from tournaments.names import name_clean
 from tournaments.notices import notice_queue
 from tournaments.registration_log import registration_status_change
-from tournaments.selectors import user_language
+from tournaments.selectors import club_membership, user_language
 from tournaments.tasks import registration_confirm_mail_task
 
 Person = User | AnonymousUser
@@ -197,10 +196,7 @@ def registration_refusal(*, event: Event, user: Person) -> RuleViolation | None:
 
 
 def _is_member(event: Event, user: Person) -> bool:
-    return (
-        user.is_authenticated
-        and Membership.objects.filter(club_id=event.club_id, user_id=user.pk).exists()
-    )
+    return club_membership(club=event.club, user=user) is not None
 
 
 # -- writes ----------------------------------------------------------------------------------------
@@ -267,7 +263,7 @@ def _own_player(event: Event, user: User) -> Player:
         club_id=event.club_id,
         user=user,
         name=name_clean(user.get_full_name() or user.get_username()),
-        guest=not Membership.objects.filter(club_id=event.club_id, user=user).exists(),
+        guest=not _is_member(event, user),
     )
 
 
@@ -378,9 +374,8 @@ def registration_confirm(*, registration: Registration) -> Registration:
 
 def registration_cancel_refusal(*, registration: Registration) -> RuleViolation | None:
     """Whether the player may still cancel: not once gone, nor once the event has begun."""
-    if registration.status not in (*PLACE_HOLDING, *BEFORE_PLACE) or (
-        registration.status == RegistrationStatus.CHECKED_IN
-    ):
+    # Checked in is at the venue already: the director withdraws them there.
+    if registration.status not in (RegistrationStatus.REGISTERED, *BEFORE_PLACE):
         return RuleViolation(
             _("This registration is %(status)s: there is nothing to cancel."),
             code="not_cancellable",
