@@ -98,6 +98,12 @@ def test_register_confirm_waitlist_and_promotion(live_server, phone, browser):
     bea = Registration.objects.get(email="bea@mail.example")
     assert bea.status == RegistrationStatus.WAITLISTED
 
+    # A forged link says so and changes nothing.
+    answer = bea_page.goto(base + "/registration/confirm/1:forged:link/")
+    assert answer is not None and answer.status == 400
+    assert bea_page.get_by_text("This link is not valid").is_visible()
+    shoot_widths(bea_page, "registration-link-forged")
+
     # Ann cancels by the link in her mail (it asks first); Bea gets the place.
     phone.goto(base + _link_in_mail("ann@mail.example", "cancel"))
     shoot_widths(phone, "registration-cancel-confirm")
@@ -138,5 +144,13 @@ def test_register_confirm_waitlist_and_promotion(live_server, phone, browser):
     assert desk.get_by_text("Places taken: 2 of 2").first.is_visible()
     desk.locator("details summary").first.click()
     shoot_widths(desk, "registration-director-list")
+    desk.select_option("#id_status", "cancelled")
+    desk.get_by_role("button", name="Show").click()
+    assert desk.get_by_role("cell", name="ann@mail.example").is_visible()
+    assert not desk.get_by_role("cell", name="bea@mail.example").count()
+    desk.get_by_role("button", name="Give a place").click()
+    desk.get_by_text("Places taken: 3 of 2").wait_for()  # the director's choice: over
+    ann = Registration.objects.get(email="ann@mail.example")
+    assert ann.status == RegistrationStatus.REGISTERED
     other.close()
     director.close()
