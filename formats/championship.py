@@ -57,10 +57,10 @@ from tournaments.advancement import (
 from tournaments.changes import results_change
 from tournaments.draw import TableBounds
 from tournaments.models import (
+    PLACE_HOLDING,
     Event,
     EventStatus,
     Registration,
-    RegistrationStatus,
     Role,
     Seat,
     Stage,
@@ -243,9 +243,10 @@ def _close_state(stage: Stage, no_shows: frozenset[int] | None = None) -> CloseS
         else frozenset(
             Registration.objects.filter(
                 event_id=stage.event_id,
-                status=RegistrationStatus.WITHDRAWN,
                 player__seats__table__stage=stage,
-            ).values_list("player_id", flat=True)
+            )
+            .exclude(status__in=PLACE_HOLDING)
+            .values_list("player_id", flat=True)
         )
     )
     stage_ties = [_tie_break(row) for row in rows if row.table_id is None]
@@ -841,9 +842,9 @@ def _absent_since(stage: Stage, outcome: dict[str, Any]) -> frozenset[int]:
     if not going or reopen_refusal(stage=stage) is not None:
         return frozenset()
     return frozenset(
-        Registration.objects.filter(
-            event_id=stage.event_id, status=RegistrationStatus.WITHDRAWN, player_id__in=going
-        ).values_list("player_id", flat=True)
+        Registration.objects.filter(event_id=stage.event_id, player_id__in=going)
+        .exclude(status__in=PLACE_HOLDING)
+        .values_list("player_id", flat=True)
     )
 
 

@@ -33,6 +33,7 @@ from rules.i18n import _, ngettext
 from scoring.models import Deal
 from scoring.selectors import TableSheet, sheet_of
 from tournaments.models import (
+    PLACE_HOLDING,
     Event,
     EventStatus,
     Registration,
@@ -300,7 +301,7 @@ def _state(
         # A match left by a player who has withdrawn never ends: it holds up no round.
         gone = (
             set(
-                event.registrations.filter(status=RegistrationStatus.WITHDRAWN).values_list(
+                event.registrations.exclude(status__in=PLACE_HOLDING).values_list(
                     "player_id", flat=True
                 )
             )
@@ -462,9 +463,7 @@ def h2h_event_standings(*, event: Event, read: H2HRead | None = None) -> H2HBoar
         ]
         names = {player: name for player, name, _status in read.registrations}
         withdrawn = {
-            player
-            for player, _name, status in read.registrations
-            if status == RegistrationStatus.WITHDRAWN
+            player for player, _name, status in read.registrations if status not in PLACE_HOLDING
         }
     byes = {stage.number: bye for stage in seated if (bye := _bye_of(stage)) is not None}
     players = sorted(

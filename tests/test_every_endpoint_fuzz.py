@@ -30,6 +30,7 @@ FIELDS = [
     "out", "laydown", "winner", "by", "upper", "ending", "p0_cards", "p1_points", "p2_buys",
     "date", "variant_id", "preferred_table_size", "username", "password", "ranking_mode",
     "mode", "q", "past_guests", "table",
+    "action", "confirm", "open_to", "opens_at", "closes_at", "capacity", "approval",
 ]  # fmt: skip
 junk = st.one_of(
     st.text(max_size=30),

@@ -100,7 +100,7 @@ def registration_create(request: HttpRequest, slug: str, event_id: int) -> HttpR
     data = form.cleaned_data
     try:
         if data["player"] is not None:
-            registration_add(event=event, player=data["player"], checked_in=True)
+            registration_add(event=event, player=data["player"], checked_in=True, by=request.user)
         else:
             registration_guest_add(
                 event=event,
@@ -142,7 +142,10 @@ def registration_update(
     status = form.cleaned_data["status"]
     try:
         registration_status_set(
-            registration=registration, status=status, confirmed=confirmed(request)
+            registration=registration,
+            status=status,
+            confirmed=confirmed(request),
+            by=request.user,
         )
     except RuleViolation:
         name = registration.player.name

@@ -472,6 +472,18 @@ class RegistrationStatus(models.TextChoices):
     CANCELLED = "cancelled", _("cancelled")
 
 
+# The one rule of who holds a place at an event, and so is an entrant: seated, listed,
+# counted against its places. Every other status (not yet confirmed, approved or given a
+# place; gone) holds none, and a player holding none may be offered again.
+PLACE_HOLDING = (RegistrationStatus.REGISTERED, RegistrationStatus.CHECKED_IN)
+# Self-registration's steps before a place: never an entrant, not yet gone either.
+BEFORE_PLACE = (
+    RegistrationStatus.UNCONFIRMED,
+    RegistrationStatus.PENDING,
+    RegistrationStatus.WAITLISTED,
+)
+
+
 class Registration(models.Model):
     event = models.ForeignKey(
         Event, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("event")

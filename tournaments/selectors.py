@@ -16,6 +16,8 @@ from rules.i18n import _
 from tournaments.draw import TableBounds
 from tournaments.late import LatePlacement, OpenTable, late_placement
 from tournaments.models import (
+    BEFORE_PLACE,
+    PLACE_HOLDING,
     Club,
     Event,
     EventStatus,
@@ -70,7 +72,13 @@ def club_role_counts(*, club: Club) -> dict[str, int]:
 
 
 def event_registrations(*, event: Event) -> QuerySet[Registration]:
-    return event.registrations.select_related("player").order_by("status", "player__name")
+    """The event's entrants and those gone since (a self-registration still waiting to be
+    confirmed, approved or given a place is on the registration list, not here)."""
+    return (
+        event.registrations.exclude(status__in=BEFORE_PLACE)
+        .select_related("player")
+        .order_by("status", "player__name")
+    )
 
 
 def registerable_players(
@@ -86,7 +94,7 @@ def registerable_players(
     person the director is looking for, not a new one.
     """
     registered = Registration.objects.filter(event=event)
-    taken = registered.exclude(status=RegistrationStatus.WITHDRAWN)
+    taken = registered.filter(status__in=PLACE_HOLDING)
     # A player merged into another is that other player now (tournaments.merge).
     players = Player.objects.filter(club=event.club, merged_into__isnull=True).exclude(
         pk__in=taken.values("player_id")
@@ -100,11 +108,9 @@ def registerable_players(
 
 
 def registered_player_ids(*, event: Event) -> QuerySet[Registration, int]:
-    """The players registered for the event (a withdrawn one is not)."""
-    return (
-        Registration.objects.filter(event=event)
-        .exclude(status=RegistrationStatus.WITHDRAWN)
-        .values_list("player_id", flat=True)
+    """The players holding a place at the event (a withdrawn or waitlisted one is not)."""
+    return Registration.objects.filter(event=event, status__in=PLACE_HOLDING).values_list(
+        "player_id", flat=True
     )
 
 

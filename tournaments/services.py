@@ -20,6 +20,7 @@ from rules.i18n import _, ngettext
 from tournaments.changes import results_change
 from tournaments.event_formats import DEFAULT_FORMAT
 from tournaments.models import (
+    PLACE_HOLDING,
     Club,
     Event,
     EventFormat,
@@ -39,6 +40,7 @@ from tournaments.models import (
     new_entry_key,
 )
 from tournaments.names import name_clean
+from tournaments.registration_log import registration_change_record, registration_status_change
 from tournaments.roster import player_lookalikes
 from tournaments.selectors import (
     club_members,
@@ -134,8 +136,15 @@ def event_publish(*, event: Event, published: bool) -> Event:
     return event
 
 
-def registration_add(*, event: Event, player: Player, checked_in: bool = False) -> Registration:
-    """Register a player; after the draw a newcomer counts as late. Re-registering revives."""
+def registration_add(
+    *,
+    event: Event,
+    player: Player,
+    checked_in: bool = False,
+    by: User | AnonymousUser | None = None,
+) -> Registration:
+    """Register a player (a director's doing: a place whatever the capacity); after the draw
+    a newcomer counts as late. Re-registering revives one holding no place, waitlisted too."""
     if player.club_id != event.club_id:
         raise ValueError("a player registers only for its own club's events")
     if event.spec.imported:
@@ -147,24 +156,22 @@ def registration_add(*, event: Event, player: Player, checked_in: bool = False) 
         )
     now = timezone.now()
     late = event.stages.exists()
+    status = RegistrationStatus.CHECKED_IN if checked_in else RegistrationStatus.REGISTERED
     registration, created = Registration.objects.get_or_create(
         event=event,
         player=player,
-        defaults={
-            "status": RegistrationStatus.CHECKED_IN
-            if checked_in
-            else RegistrationStatus.REGISTERED,
-            "late": late,
-            "checked_in_at": now if checked_in else None,
-        },
+        defaults={"status": status, "late": late, "checked_in_at": now if checked_in else None},
     )
-    if not created and registration.status == RegistrationStatus.WITHDRAWN:
-        registration.status = (
-            RegistrationStatus.CHECKED_IN if checked_in else RegistrationStatus.REGISTERED
-        )
-        registration.late = late
-        registration.save(update_fields=["status", "late"])
-    return registration
+    if created:
+        registration_change_record(registration=registration, old_status="", by=by)
+        return registration
+    if registration.status in PLACE_HOLDING:
+        return registration
+    registration.late = late
+    registration.waitlisted_at = None
+    return registration_status_change(
+        registration=registration, status=status, by=by, fields=["late", "waitlisted_at"]
+    )
 
 
 def registration_guest_add(
@@ -196,19 +203,23 @@ def registration_guest_add(
 
 
 def registration_status_set(
-    *, registration: Registration, status: str, confirmed: bool = False
+    *,
+    registration: Registration,
+    status: str,
+    confirmed: bool = False,
+    by: User | AnonymousUser | None = None,
 ) -> Registration:
     """Set a player's registration status; a withdrawal only once the director confirmed it
     (it takes the player out of the next draw, and the page asks first)."""
     status = RegistrationStatus(status)
     if status == RegistrationStatus.WITHDRAWN != registration.status and not confirmed:
         raise RuleViolation(_("Confirm the withdrawal first."), code="not_confirmed")
-    registration.status = status
-    if registration.status == RegistrationStatus.CHECKED_IN:
+    if status == RegistrationStatus.CHECKED_IN:
         registration.checked_in_at = timezone.now()
         registration.late = registration.event.stages.exists()
-    registration.save(update_fields=["status", "checked_in_at", "late"])
-    return registration
+    return registration_status_change(
+        registration=registration, status=status, by=by, fields=["checked_in_at", "late"]
+    )
 
 
 def stage_format(*, event: Event) -> dict[str, object]:
@@ -283,7 +294,7 @@ def stage_draw(*, event: Event, seed: int | None = None) -> Stage:
         if stage.number > 1:
             # Those who went on from the stage before, as its close seated them, but for
             # one withdrawn since (marked absent): the stage plays one short without them.
-            withdrawn = event.registrations.filter(status=RegistrationStatus.WITHDRAWN)
+            withdrawn = event.registrations.exclude(status__in=PLACE_HOLDING)
             player_ids = list(
                 Seat.objects.filter(table__stage=stage, table__playoff_of=None)
                 .exclude(player_id__in=withdrawn.values("player_id"))

@@ -13,6 +13,7 @@ from core.tasks import TrackedTask, enqueue_on_commit
 from tournaments.invitation_mail import invitation_mail_send
 from tournaments.models import Club, Role
 from tournaments.permissions import get_club_for
+from tournaments.registration_mail import registration_confirm_mail_send
 from tournaments.services import club_stats_refresh
 
 
@@ -63,3 +64,15 @@ def club_stats_request(*, club: Club) -> str:
 def invitation_mail_task(invitation_id: int) -> None:
     """Takes the invitation's id: the queue never holds its token."""
     invitation_mail_send(invitation_id=invitation_id)
+
+
+@shared_task(
+    name="tournaments.registration_confirm_mail_task",
+    autoretry_for=(smtplib.SMTPException, OSError, OperationalError, InterfaceError),
+    retry_backoff=True,
+    retry_backoff_max=300,
+    max_retries=6,
+)
+def registration_confirm_mail_task(registration_id: int) -> None:
+    """Takes the registration's id: the link is signed when the mail is made."""
+    registration_confirm_mail_send(registration_id=registration_id)

@@ -101,7 +101,7 @@ urlpatterns = [
     ),
     path(event + "season/", season_views.event_season, name="event_season"),
     path(event + "publish/", event_views.event_publish_view, name="event_publish"),
-    path(event + "registrations/", event_views.registration_create, name="registration_create"),
+    # event + "registrations/": the registration list (tournaments.registration_urls).
     path(
         event + "registrations/<int:registration_id>/",
         event_views.registration_update,
