@@ -72,17 +72,23 @@ def registration_qr_url(registration: Registration) -> str:
     return site_link(reverse("registration_qr", args=[registration_qr_token(registration)]))
 
 
-def registration_qr_svg(registration: Registration, *, scale: int = 6) -> str:
-    """The personal code as inline SVG markup (segno's own, from the link alone)."""
-    return str(segno.make(registration_qr_url(registration), error="m").svg_inline(scale=scale))
+def _qr_file(registration: Registration, *, kind: str, scale: int) -> bytes:
+    buffer = io.BytesIO()
+    segno.make(registration_qr_url(registration), error="m").save(
+        buffer, kind=kind, scale=scale, border=2
+    )
+    return buffer.getvalue()
+
+
+def registration_qr_svg(registration: Registration, *, scale: int = 6) -> bytes:
+    """The personal code as an SVG file (segno's own, made from the link alone)."""
+    return _qr_file(registration, kind="svg", scale=scale)
 
 
 def registration_qr_png(registration: Registration, *, scale: int = 6) -> bytes:
     """The personal code as PNG bytes: for a mail's attachment, which mail programs show
     where they hide SVG."""
-    buffer = io.BytesIO()
-    segno.make(registration_qr_url(registration), error="m").save(buffer, kind="png", scale=scale)
-    return buffer.getvalue()
+    return _qr_file(registration, kind="png", scale=scale)
 
 
 def registration_change_record(

@@ -30,8 +30,9 @@ if (search) {
 
 // After a check-in found by a search, the box is emptied and ready for the next name: the
 // next person is a few letters and one tap again.
-document.addEventListener("htmx:afterSwap", (event) => {
-  const row = event.detail.target;
+// (htmx:load: the swapped-in row announces itself; the form that asked is gone by then.)
+document.addEventListener("htmx:load", (event) => {
+  const row = event.detail.elt;
   if (!search || !row || !row.classList || !row.classList.contains("checkin-row")) return;
   if (search.value && row.classList.contains("here")) {
     search.value = "";

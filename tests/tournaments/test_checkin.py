@@ -10,7 +10,7 @@ from django.core import signing
 from django.urls import reverse
 
 from rules import RuleViolation
-from tests.factories import ClubFactory, MembershipFactory
+from tests.factories import MembershipFactory
 from tournaments.checkin import (
     QR_SALT,
     checkin_count,
@@ -177,7 +177,7 @@ def test_a_token_opens_its_registration_only(event, club):
     assert registration_for_token(signing.dumps([anna.pk, event.pk], salt="other")) is None
     assert registration_for_token(signing.dumps("x", salt=QR_SALT)) is None
     assert registration_qr_url(anna).endswith(f"/door/{token}/")
-    assert registration_qr_svg(anna).startswith("<svg")
+    assert b"<svg" in registration_qr_svg(anna)
     assert registration_qr_png(anna).startswith(b"\x89PNG")
 
 
