@@ -18,12 +18,14 @@ from django.core import signing
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.services import site_link
 from rules import RuleViolation
 from rules.i18n import _
 from tournaments.models import (
     Event,
+    EventStatus,
     Player,
     Registration,
     RegistrationChange,
@@ -231,3 +233,24 @@ def checkin_count(*, event: Event) -> CheckinCount:
 def checkin_absent(*, event: Event) -> QuerySet[Registration]:
     """The registered who have not checked in, by name: the no-shows, if marked now."""
     return checkin_registrations(event=event).filter(status=RegistrationStatus.REGISTERED)
+
+
+def my_checkin_codes(*, user: User | AnonymousUser) -> list[tuple[Registration, str]]:
+    """The signed-in person's coming registrations that hold a place, soonest first, each
+    with its code page's address: their account page shows them."""
+    if not user.is_authenticated:
+        return []
+    registrations = (
+        Registration.objects.filter(
+            player__user=user,
+            status__in=[RegistrationStatus.REGISTERED, RegistrationStatus.CHECKED_IN],
+            event__date__gte=timezone.localdate(),
+        )
+        .exclude(event__status=EventStatus.FINISHED)
+        .select_related("player", "event__club")
+        .order_by("event__date", "event__name", "pk")
+    )
+    return [
+        (registration, reverse("registration_qr", args=[registration_qr_token(registration)]))
+        for registration in registrations
+    ]

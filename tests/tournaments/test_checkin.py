@@ -320,3 +320,16 @@ def test_the_check_in_page_takes_as_many_queries_for_many(
     register(event, *[f"C{n}" for n in range(10)], checked_in=True)
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get(url(event))
+
+
+def test_the_account_page_links_the_persons_coming_codes(client, event, club):
+    person = MembershipFactory(club=club, role=Role.MEMBER).user
+    anna = registration_add(event=event, player=Player.objects.get(club=club, user=person))
+    past = event_create(
+        club=club, name="Long ago", date=datetime.date(2020, 1, 1), variant_id="rutupeli"
+    )
+    registration_add(event=past, player=anna.player)
+    client.force_login(person)
+    body = client.get(reverse("account")).content.decode()
+    assert reverse("registration_qr", args=[registration_qr_token(anna)]) in body
+    assert "Night" in body and "Long ago" not in body
