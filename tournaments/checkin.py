@@ -51,15 +51,16 @@ QR_SALT = "lappu.checkin.registration-qr"
 
 
 def registration_qr_token(registration: Registration) -> str:
-    """The registration's personal token: its id and event, signed."""
-    return signing.dumps([registration.pk, registration.event_id], salt=QR_SALT)
+    """The registration's personal token: its id and event, signed (the same token every
+    time, so the mail's code and the account page's are one)."""
+    return signing.Signer(salt=QR_SALT).sign_object([registration.pk, registration.event_id])
 
 
 def registration_for_token(token: str, *, event: Event | None = None) -> Registration | None:
     """The registration a token names, or None for a forged, garbled or removed one (and,
     given `event`, for a token of another event: a code shown at the wrong door)."""
     try:
-        registration_id, event_id = signing.loads(token, salt=QR_SALT)
+        registration_id, event_id = signing.Signer(salt=QR_SALT).unsign_object(token)
     except (signing.BadSignature, TypeError, ValueError):
         return None
     if event is not None and event_id != event.pk:

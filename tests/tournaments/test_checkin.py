@@ -174,8 +174,10 @@ def test_a_token_opens_its_registration_only(event, club):
     assert registration_for_token(token[:-2] + "xx") is None  # forged
     assert registration_for_token("garbage") is None
     # A token of the same ids signed for another purpose opens nothing.
-    assert registration_for_token(signing.dumps([anna.pk, event.pk], salt="other")) is None
-    assert registration_for_token(signing.dumps("x", salt=QR_SALT)) is None
+    assert registration_qr_token(anna) == token  # one code, in the mail and on the account
+    other_salt = signing.Signer(salt="other").sign_object([anna.pk, event.pk])
+    assert registration_for_token(other_salt) is None
+    assert registration_for_token(signing.Signer(salt=QR_SALT).sign_object("x")) is None
     assert registration_qr_url(anna).endswith(f"/door/{token}/")
     assert b"<svg" in registration_qr_svg(anna)
     assert registration_qr_png(anna).startswith(b"\x89PNG")
@@ -322,7 +324,9 @@ def test_the_check_in_page_takes_as_many_queries_for_many(
         client.get(url(event))
 
 
-def test_the_account_page_links_the_persons_coming_codes(client, event, club):
+def test_the_account_page_links_the_persons_coming_codes(client, club):
+    soon = datetime.date.today() + datetime.timedelta(days=3)
+    event = event_create(club=club, name="Night", date=soon, variant_id="rutupeli")
     person = MembershipFactory(club=club, role=Role.MEMBER).user
     anna = registration_add(event=event, player=Player.objects.get(club=club, user=person))
     past = event_create(
