@@ -337,3 +337,18 @@ def test_the_account_page_links_the_persons_coming_codes(client, club):
     body = client.get(reverse("account")).content.decode()
     assert reverse("registration_qr", args=[registration_qr_token(anna)]) in body
     assert "Night" in body and "Long ago" not in body
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["", "\x00", "a\x00b", "x" * 600, "/door/\x00/", "/door/a:b/", "//evil.example/door/x/",
+     "/door/WzEsMV0:bad/qr.svg", "https://x/clubs/", "٣"],
+)  # fmt: skip
+def test_any_scanned_text_is_refused_clearly(client, event, scorer, code):
+    register(event, "Anna")
+    client.force_login(scorer)
+    answer = client.post(url(event, "checkin_scan"), {"code": code}, HTTP_ACCEPT="application/json")
+    assert answer.status_code in (400, 404)
+    if "\x00" not in code:  # (a NUL the site's middleware refuses before any view)
+        assert answer.json()["ok"] is False and answer.json()["message"]
+    assert not Registration.objects.filter(status=RegistrationStatus.CHECKED_IN).exists()
