@@ -112,22 +112,31 @@ def registration_change_record(
     )
 
 
+def checkin_possible(registration: Registration) -> bool:
+    """Whether the door may check this registration in (or undo it): it holds or may take a
+    place. The service refuses the rest; the code page shows its button only then."""
+    return registration.status in CHECKIN_STATUSES
+
+
 def checkin_set(
     *, registration: Registration, here: bool, by: User | AnonymousUser | None
 ) -> Registration:
     """Check a registered player in (`here`) or take the check-in back. Doing it twice (a
-    code scanned again) changes nothing more; a player not holding a place is refused.
-    After the draw a check-in is late (registration_status_set)."""
-    if registration.status not in CHECKIN_STATUSES:
-        raise RuleViolation(
-            _("%(name)s is not registered for this event: register them first."),
-            code="not_registered",
-            name=registration.player.name,
-        )
+    code scanned again, two phones at one door) changes nothing more; a player not holding
+    a place is refused. After the draw a check-in is late (registration_status_set)."""
     status = RegistrationStatus.CHECKED_IN if here else RegistrationStatus.REGISTERED
-    if registration.status == status:
-        return registration
     with transaction.atomic():
+        # The row locked and read again: two phones tapping one name record one change.
+        current = Registration.objects.select_for_update().get(pk=registration.pk)
+        registration.status = current.status
+        if not checkin_possible(registration):
+            raise RuleViolation(
+                _("%(name)s is not registered for this event: register them first."),
+                code="not_registered",
+                name=registration.player.name,
+            )
+        if registration.status == status:
+            return registration
         old_status = registration.status
         registration_status_set(registration=registration, status=status)
         registration_change_record(

@@ -19,6 +19,7 @@ from rules import RuleViolation
 from tournaments.checkin import (
     checkin_absent,
     checkin_count,
+    checkin_possible,
     checkin_registrations,
     checkin_set,
     no_shows_allowed,
@@ -195,6 +196,7 @@ def registration_qr(request: HttpRequest, token: str) -> HttpResponse:
     context = {
         "registration": registration, "event": event, "club": event.club, "token": token,
         "staff": club_allows(club=event.club, user=request.user, role=Role.SCORER),
+        "possible": checkin_possible(registration),
     }  # fmt: skip
     return render(request, "tournaments/checkin/code.html", context)
 

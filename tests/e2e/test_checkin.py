@@ -137,3 +137,21 @@ def test_the_door_checks_in_by_search_and_by_code_and_the_draw_seats_them(
     print(f"\ncheck-in taps per player by search: {taps_by_search}")
     print(f"check-in taps per player by code: {taps_by_code}")
     assert max(taps_by_search[1:]) <= 6 and taps_by_code == 1
+
+
+def test_a_phone_without_a_camera_is_told_to_find_the_name(live_server, phone):
+    event, _ = director_event(
+        names=["Aino Aalto"],
+        name="Door night",
+        date=datetime.date(2026, 12, 4),
+        variant_id="rutupeli",
+    )
+    sign_in(phone, live_server.url, "dora", "dora")
+    phone.goto(f"{live_server.url}/clubs/{event.club.slug}/events/{event.pk}/check-in/")
+    expect(phone.locator("#checkin-count")).to_have_text("1 of 1 here")
+    phone.get_by_role("button", name="Scan").click()
+    expect(phone.locator("#scan-message")).to_have_text(
+        "The camera could not be opened: allow it in the browser's settings, or find the name below."
+    )
+    expect(phone.get_by_role("button", name="Scan")).to_be_visible()
+    shoot(phone, "checkin-no-camera")
