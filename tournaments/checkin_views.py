@@ -63,14 +63,19 @@ def _changed(request: HttpRequest, registration: Registration, message: str) -> 
     """The row and the count again: to htmx (the row, the count out of band), to the
     scanner (as JSON), or back to the page without script."""
     event = registration.event
-    parts = {"registration": registration, "event": event, "count": checkin_count(event=event)}
+    parts = {
+        "registration": registration, "event": event, "club": event.club,
+        "count": checkin_count(event=event), "no_shows": no_shows_allowed(event=event),
+        "absent": checkin_absent(event=event),
+    }  # fmt: skip
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/checkin/_changed.html", parts)
     if request.headers.get("Accept") == "application/json":
         row = render_to_string("tournaments/checkin/_row.html", parts, request=request)
         count = render_to_string("tournaments/checkin/_count.html", parts, request=request)
+        absent = render_to_string("tournaments/checkin/_absent.html", parts, request=request)
         return JsonResponse({"ok": True, "message": message, "id": registration.pk,
-                             "row": row, "count": count})  # fmt: skip
+                             "row": row, "count": count, "absent": absent})  # fmt: skip
     messages.success(request, message)
     return redirect(_back(event))
 

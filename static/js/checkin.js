@@ -88,6 +88,8 @@ if (scanner && window.jsQR) {
         if (row) row.outerHTML = answer.row;
         const count = document.getElementById("checkin-count");
         if (count) count.outerHTML = answer.count;
+        const absent = document.getElementById("absent");
+        if (absent) absent.outerHTML = answer.absent;
         if (window.htmx) window.htmx.process(document.getElementById(`checkin-${answer.id}`) || document.body);
       }
     } catch (error) {

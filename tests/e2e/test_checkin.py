@@ -72,6 +72,7 @@ def test_the_door_checks_in_by_search_and_by_code_and_the_draw_seats_them(
         taps_by_search.append(taps)
         taps = 0
     expect(phone.get_by_role("button", name="Undo the check-in of Aino Aalto")).to_be_visible()
+    expect(phone.locator("#absent li")).to_have_text(["Kaisa Kivi", "Lauri Laine"])
     shoot(phone, "checkin-ten-by-search")
 
     # Kaisa shows her code on her own phone (no account needed: the link is hers).
@@ -104,6 +105,7 @@ def test_the_door_checks_in_by_search_and_by_code_and_the_draw_seats_them(
         taps_by_code = 1
         expect(scanner.locator("#scan-message")).to_have_text("Kaisa Kivi is here.", timeout=20_000)
         expect(scanner.locator("#checkin-count")).to_have_text("11 of 12 here")
+        expect(scanner.locator("#absent li")).to_have_text(["Lauri Laine"])
         expect(scanner.locator(f"#checkin-{kaisa.pk}")).to_contain_text("here")
         shoot(scanner, "checkin-scanned")
         scanner.get_by_role("button", name="Stop scanning").click()

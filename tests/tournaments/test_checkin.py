@@ -211,6 +211,8 @@ def test_a_scorer_checks_in_with_one_tap_and_htmx_gets_the_row_and_count(client,
     body = answer.content.decode()
     assert f'id="checkin-{anna.pk}"' in body and "Undo" in body
     assert 'hx-swap-oob="true"' in body and "1 of 2 here" in body
+    absent = body.split('id="absent"')[1]
+    assert "<li>Bea</li>" in absent and "<li>Anna</li>" not in absent
     # Without script: back to the page, which says so.
     plain = client.post(url(event, "checkin_tap", anna.pk), {"here": "out"}, follow=True)
     assert "Anna: check-in undone." in plain.content.decode()
