@@ -324,6 +324,19 @@ def test_the_check_in_page_takes_as_many_queries_for_many(
     register(event, *[f"C{n}" for n in range(10)], checked_in=True)
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get(url(event))
+    print(f"check-in page: {len(few.captured_queries)} queries for 2 or 52 registrations")
+
+
+def test_a_tap_takes_as_many_queries_for_many(client, event, scorer, django_assert_max_num_queries):
+    client.force_login(scorer)
+    first, second = register(event, "A0", "A1")
+    hx = {"HTTP_HX_REQUEST": "true"}
+    with django_assert_max_num_queries(30) as few:
+        client.post(url(event, "checkin_tap", first.pk), {"here": "in"}, **hx)
+    register(event, *[f"B{n}" for n in range(40)])
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        client.post(url(event, "checkin_tap", second.pk), {"here": "in"}, **hx)
+    print(f"one tap: {len(few.captured_queries)} queries")
 
 
 def test_the_account_page_links_the_persons_coming_codes(client, club):
