@@ -94,21 +94,25 @@ def registration_qr_png(registration: Registration, *, scale: int = 6) -> bytes:
     return _qr_file(registration, kind="png", scale=scale)
 
 
-def registration_change_record(
+def registration_changes_record(
     *,
-    registration: Registration,
+    registrations: list[Registration],
     old_status: str,
     by: User | AnonymousUser | None,
     note: str = "",
-) -> RegistrationChange:
-    """Record a registration's status change (the audit the admin shows). The registration
-    part adds one such helper in tournaments/registration.py: the merger keeps one."""
-    return RegistrationChange.objects.create(
-        registration=registration,
-        old_status=old_status,
-        new_status=registration.status,
-        note=note,
-        changed_by=by if isinstance(by, User) else None,
+) -> list[RegistrationChange]:
+    """Record each registration's status change from `old_status` (the audit the admin
+    shows), in one write. The registration part adds such a helper in
+    tournaments/registration.py: the merger keeps one and points this at it."""
+    return RegistrationChange.objects.bulk_create(
+        RegistrationChange(
+            registration=registration,
+            old_status=old_status,
+            new_status=registration.status,
+            note=note,
+            changed_by=by if isinstance(by, User) else None,
+        )
+        for registration in registrations
     )
 
 
@@ -139,8 +143,8 @@ def checkin_set(
             return registration
         old_status = registration.status
         registration_status_set(registration=registration, status=status)
-        registration_change_record(
-            registration=registration, old_status=old_status, by=by, note="check-in"
+        registration_changes_record(
+            registrations=[registration], old_status=old_status, by=by, note="check-in"
         )
     return registration
 
@@ -164,7 +168,9 @@ def walk_in_add(
             registration = registration_guest_add(
                 event=event, name=name, home_club=home_club, new_person=new_person
             )
-        registration_change_record(registration=registration, old_status="", by=by, note="walk-in")
+        registration_changes_record(
+            registrations=[registration], old_status="", by=by, note="walk-in"
+        )
     return registration
 
 
@@ -192,15 +198,8 @@ def no_shows_mark(*, event: Event, by: User | AnonymousUser | None, confirmed: b
         for registration in absent:
             registration.status = RegistrationStatus.NO_SHOW
         Registration.objects.bulk_update(absent, ["status"])
-        RegistrationChange.objects.bulk_create(
-            RegistrationChange(
-                registration=registration,
-                old_status=RegistrationStatus.REGISTERED,
-                new_status=RegistrationStatus.NO_SHOW,
-                note="no-show",
-                changed_by=by if isinstance(by, User) else None,
-            )
-            for registration in absent
+        registration_changes_record(
+            registrations=absent, old_status=RegistrationStatus.REGISTERED, by=by, note="no-show"
         )
     return len(absent)
 
