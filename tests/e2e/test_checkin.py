@@ -157,3 +157,34 @@ def test_a_phone_without_a_camera_is_told_to_find_the_name(live_server, phone):
     )
     expect(phone.get_by_role("button", name="Scan")).to_be_visible()
     shoot(phone, "checkin-no-camera")
+
+
+def test_walk_ins_at_the_door_and_a_forged_code(live_server, phone):
+    event, _ = director_event(
+        names=["Aino Aalto"],
+        name="Door night",
+        date=datetime.date(2026, 12, 4),
+        variant_id="rutupeli",
+    )
+    Player.objects.create(club=event.club, name="Olli Uusi")
+    sign_in(phone, live_server.url, "dora", "dora")
+    phone.goto(f"{live_server.url}/clubs/{event.club.slug}/events/{event.pk}/check-in/")
+    walk_in = phone.locator("form", has=phone.get_by_label("Name", exact=True))
+    walk_in.get_by_label("Name", exact=True).fill("Walter Walk")
+    walk_in.get_by_role("button", name="Check in").click()
+    expect(phone.get_by_text("Walter Walk is here.")).to_be_visible()
+    expect(phone.locator("#checkin-count")).to_have_text("2 of 2 here")
+
+    # A name like one of the club's players is asked about: Olli is checked in, not doubled.
+    walk_in.get_by_label("Name", exact=True).fill("olli  uusi")
+    walk_in.get_by_role("button", name="Check in").click()
+    expect(phone.get_by_role("heading", name="Is this a player the club has?")).to_be_visible()
+    shoot(phone, "checkin-walk-in-lookalike")
+    phone.get_by_role("button", name="Check in Olli Uusi").click()
+    expect(phone.locator("#checkin-count")).to_have_text("3 of 3 here")
+    assert Player.objects.filter(club=event.club, name__iexact="olli uusi").count() == 1
+
+    answer = phone.goto(f"{live_server.url}/door/forged:token/")
+    assert answer is not None and answer.status == 404
+    expect(phone.get_by_role("heading", name="Not a check-in code")).to_be_visible()
+    shoot(phone, "checkin-forged-code")
