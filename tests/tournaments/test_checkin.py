@@ -367,3 +367,9 @@ def test_any_scanned_text_is_refused_clearly(client, event, scorer, code):
     if "\x00" not in code:  # (a NUL the site's middleware refuses before any view)
         assert answer.json()["ok"] is False and answer.json()["message"]
     assert not Registration.objects.filter(status=RegistrationStatus.CHECKED_IN).exists()
+
+
+def test_a_scorer_finds_the_check_in_on_the_club_page(client, event, scorer):
+    client.force_login(scorer)
+    body = client.get(event.club.get_absolute_url()).content.decode()
+    assert url(event) in body
