@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -510,7 +511,8 @@ def table_qr(request: HttpRequest, key: str) -> HttpResponse:
     qr = segno.make(request.build_absolute_uri(table.get_entry_url()), error="m")
     # A file of its own, with its namespace: the inline form (for inside an HTML page)
     # leaves it out, and a browser then shows an <img> of it as a broken picture.
-    response = HttpResponse(content_type="image/svg+xml")
-    qr.save(response, kind="svg", scale=6, border=2)
+    svg = io.BytesIO()
+    qr.save(svg, kind="svg", scale=6, border=2)
+    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "private, max-age=300"
     return response

@@ -24,28 +24,24 @@ from accounts.services import site_link
 from rules import RuleViolation
 from rules.i18n import _
 from tournaments.models import (
+    PLACE_HOLDING,
     Event,
     EventStatus,
     Player,
     Registration,
-    RegistrationChange,
     RegistrationStatus,
 )
 from tournaments.names import name_key
+from tournaments.registration_log import registration_changes_record
 from tournaments.services import (
     registration_add,
     registration_guest_add,
     registration_status_set,
 )
 
-# The registrations the door's list shows: those who hold a place or may take one. (The
-# registration part's "holds a place" rule in tournaments/registration.py is the same idea;
-# the merger points this one constant at it.)
-CHECKIN_STATUSES = (
-    RegistrationStatus.REGISTERED,
-    RegistrationStatus.CHECKED_IN,
-    RegistrationStatus.NO_SHOW,
-)
+# The registrations the door's list shows: those who hold a place, and the no-shows, who
+# may still walk in (PLACE_HOLDING is the one "holds a place" rule).
+CHECKIN_STATUSES = (*PLACE_HOLDING, RegistrationStatus.NO_SHOW)
 # Its own salt: a token made for anything else on the site never opens a registration.
 QR_SALT = "lappu.checkin.registration-qr"
 
@@ -94,28 +90,6 @@ def registration_qr_png(registration: Registration, *, scale: int = 6) -> bytes:
     return _qr_file(registration, kind="png", scale=scale)
 
 
-def registration_changes_record(
-    *,
-    registrations: list[Registration],
-    old_status: str,
-    by: User | AnonymousUser | None,
-    note: str = "",
-) -> list[RegistrationChange]:
-    """Record each registration's status change from `old_status` (the audit the admin
-    shows), in one write. The registration part adds such a helper in
-    tournaments/registration.py: the merger keeps one and points this at it."""
-    return RegistrationChange.objects.bulk_create(
-        RegistrationChange(
-            registration=registration,
-            old_status=old_status,
-            new_status=registration.status,
-            note=note,
-            changed_by=by if isinstance(by, User) else None,
-        )
-        for registration in registrations
-    )
-
-
 def checkin_possible(registration: Registration) -> bool:
     """Whether the door may check this registration in (or undo it): it holds or may take a
     place. The service refuses the rest; the code page shows its button only then."""
@@ -141,11 +115,7 @@ def checkin_set(
             )
         if registration.status == status:
             return registration
-        old_status = registration.status
-        registration_status_set(registration=registration, status=status)
-        registration_changes_record(
-            registrations=[registration], old_status=old_status, by=by, note="check-in"
-        )
+        registration_status_set(registration=registration, status=status, by=by)
     return registration
 
 
@@ -161,17 +131,11 @@ def walk_in_add(
     """A walk-in checked in at once: one of the club's players, or a guest by name as the
     manage page adds one (a name that looks like one of the club's players is refused, code
     "lookalike", unless `new_person`)."""
-    with transaction.atomic():
-        if player is not None:
-            registration = registration_add(event=event, player=player, checked_in=True)
-        else:
-            registration = registration_guest_add(
-                event=event, name=name, home_club=home_club, new_person=new_person
-            )
-        registration_changes_record(
-            registrations=[registration], old_status="", by=by, note="walk-in"
-        )
-    return registration
+    if player is not None:
+        return registration_add(event=event, player=player, checked_in=True, by=by)
+    return registration_guest_add(
+        event=event, name=name, home_club=home_club, new_person=new_person, by=by
+    )
 
 
 def no_shows_allowed(*, event: Event) -> bool:

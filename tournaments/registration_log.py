@@ -42,3 +42,24 @@ def registration_change_record(
         note=note[:200],
         changed_by_id=by.pk if by is not None and by.is_authenticated else None,
     )
+
+
+def registration_changes_record(
+    *,
+    registrations: list[Registration],
+    old_status: str,
+    by: User | AnonymousUser | None,
+    note: str = "",
+) -> list[RegistrationChange]:
+    """Record the same step of many registrations already saved (`bulk_update`), in one
+    write: the door's "mark them as no-shows"."""
+    return RegistrationChange.objects.bulk_create(
+        RegistrationChange(
+            registration=registration,
+            old_status=old_status,
+            new_status=registration.status,
+            note=note[:200],
+            changed_by_id=by.pk if by is not None and by.is_authenticated else None,
+        )
+        for registration in registrations
+    )

@@ -181,6 +181,7 @@ def registration_guest_add(
     checked_in: bool = True,
     home_club: str = "",
     new_person: bool = False,
+    by: User | AnonymousUser | None = None,
 ) -> Registration:
     """Register a guest by name. A name that looks like one of the club's players (a past
     guest too) is refused (code "lookalike") unless `new_person`: the director is shown who
@@ -199,7 +200,7 @@ def registration_guest_add(
         player = Player.objects.create(
             club=event.club, name=name_clean(name), guest=True, home_club=name_clean(home_club)
         )
-        return registration_add(event=event, player=player, checked_in=checked_in)
+        return registration_add(event=event, player=player, checked_in=checked_in, by=by)
 
 
 def registration_status_set(

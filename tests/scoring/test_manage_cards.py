@@ -48,10 +48,8 @@ def _card(page: str, number: int) -> str:
     return page[start : page.index("</li>", start)]
 
 
-def test_a_second_look_renders_no_card_and_a_deal_renders_its_tables_alone(
-    client, night, renders
-):
-    event, tables, url = night
+def test_a_second_look_renders_no_card_and_a_deal_renders_its_tables_alone(client, night, renders):
+    _event, tables, url = night
     client.get(url)
     assert sorted(renders) == [1, 2, 3]
     renders.clear()
