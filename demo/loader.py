@@ -16,6 +16,7 @@ from demo.history import demo_history
 from demo.invitations import demo_invitations
 from demo.merges import demo_merges
 from demo.privacy import demo_privacy
+from demo.registration import demo_registration
 from demo.roster import demo_roster
 from formats.championship import (
     championship_close_state,
@@ -96,6 +97,7 @@ def demo_load() -> Club:
     demo_swiss(club)
     demo_season(club)
     demo_private_event(club)
+    demo_registration(club)
     demo_invitations(club)
     demo_roster(club, past_event_name=FINISHED_NIGHT)
     demo_merges(club)

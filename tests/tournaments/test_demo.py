@@ -22,6 +22,7 @@ from demo.loader import (
     SWISS,
 )
 from demo.privacy import ERASED_INDEX
+from demo.registration import OPEN_EVENT
 from formats.championship import championship_bracket
 from formats.headtohead import h2h_event_standings
 from formats.series import series_standings
@@ -359,3 +360,17 @@ def test_demo_has_one_merged_duplicate_that_can_be_undone(db):
     assert merge_undo_refusal(merge=merge) is None
     call_command("demo_load")  # a reload adds no second merge
     assert PlayerMerge.objects.filter(club=club).count() == 1
+
+
+def test_demo_has_an_event_open_for_registration_with_every_state(db, client):
+    call_command("demo_load")
+    event = Event.objects.get(club__slug="demo", name=OPEN_EVENT)
+    statuses = sorted(event.registrations.values_list("status", flat=True))
+    assert statuses.count("registered") == event.capacity
+    assert {"waitlisted", "unconfirmed", "cancelled"} <= set(statuses)
+    # Full: the public page offers the waitlist; the door has the registered to tick off.
+    page = client.get(reverse("event_public", args=["demo", event.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    assert "Join the waitlist" in page.content.decode()
+    client.force_login(get_user_model().objects.get(username="scorer"))
+    door = client.get(reverse("checkin", args=["demo", event.pk])).content.decode()
+    assert f"0 of {event.capacity} here" in door
