@@ -92,3 +92,15 @@ def test_a_refused_correction_keeps_its_reason_on_the_page(client):
     )  # fmt: skip
     assert response.status_code == 422
     assert 'value="Mervi miscounted"' in response.content.decode()
+
+
+def test_a_finished_events_manage_page_offers_no_withdrawal_or_check_in(client):
+    event, _tables = seated_event(variant_id="rutupeli", players=4)
+    manage = reverse("event_manage", args=[event.club.slug, event.pk])
+    _director(client, event)
+    assert 'name="status" value="withdrawn"' in client.get(manage).content.decode()
+    event.status = "finished"
+    event.save(update_fields=["status"])
+    page = client.get(manage).content.decode()
+    assert 'name="status" value="withdrawn"' not in page
+    assert 'name="status" value="checked_in"' not in page
