@@ -57,3 +57,31 @@ def test_a_redis_that_is_down_is_an_error_as_with_djangos():
         cache.get("anything")
     with pytest.raises(RedisConnectionError):  # and again: nothing broken is kept
         cache.get("anything")
+
+
+@pytest.mark.skipif(not _redis_up(), reason="needs Redis on 127.0.0.1:6379")
+def test_every_kind_of_value_reads_back_as_djangos_backend_stored_it():
+    """Values written by Django's own backend (the two share Redis) read back alike, numbers
+    kept as numbers (incr works) and everything else unpickled without a failed int()."""
+    ours, django = (
+        _cache("redis://127.0.0.1:6379/15"),
+        DjangoRedisCache("redis://127.0.0.1:6379/15", {}),
+    )
+    values = {"int": 7, "negative": -3, "zero": 0, "text": "12", "bool": True, "none": None,
+              "bytes": b"\x80x", "float": 1.5, "dict": {"a": [1, 2]}}  # fmt: skip
+    django.set_many({f"lappu-test-kind-{k}": v for k, v in values.items()}, 30)
+    read = ours.get_many([f"lappu-test-kind-{k}" for k in values])
+    assert read == {f"lappu-test-kind-{k}": v for k, v in values.items()}
+    assert type(read["lappu-test-kind-bool"]) is bool and type(read["lappu-test-kind-text"]) is str
+    assert ours.incr("lappu-test-kind-int") == 8
+    ours.delete_many([f"lappu-test-kind-{k}" for k in values])
+
+
+@pytest.mark.skipif(not _redis_up(), reason="needs Redis on 127.0.0.1:6379")
+def test_a_key_memcached_would_refuse_is_kept_without_a_warning(recwarn):
+    cache = _cache("redis://127.0.0.1:6379/15")
+    key = "a key with spaces " + "x" * 300
+    cache.set(key, 1, 30)
+    assert cache.get(key) == 1
+    assert not [w for w in recwarn if "memcached" in str(w.message).lower()]
+    cache.delete(key)
