@@ -14,9 +14,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pickle
+from typing import Any
 
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient, RedisSerializer
