@@ -356,12 +356,14 @@ class ClubSettingsForm(forms.ModelForm):
             "public_confirmed_only",
             "publish_guest_pages",
             "directors_confirm_alone",
+            "mail_tables",
             "time_zone",
         )
         labels = {
             "public_confirmed_only": _("Public pages show confirmed results only"),
             "publish_guest_pages": _("Guests have public record pages"),
             "directors_confirm_alone": _("A director may confirm a deal they entered"),
+            "mail_tables": _("Mail each player their table when a draw is confirmed"),
         }
         help_texts = {
             "public_confirmed_only": _(
@@ -371,6 +373,10 @@ class ClubSettingsForm(forms.ModelForm):
             "publish_guest_pages": _(
                 "A guest is only a name typed in at check-in; their record page and their "
                 "line in the club's players list are shown only if you tick this."
+            ),
+            "mail_tables": _(
+                "Players with an e-mail address get “You are at table 7” with the table's "
+                "link and QR code. Registration and results mails are sent either way."
             ),
         }
 

@@ -13,7 +13,6 @@ urlpatterns: list[URLPattern] = [
         notice_views.notice_send_again,
         name="notice_send_again",
     ),
-    path("clubs/<slug:slug>/events.ics", notice_views.club_calendar, name="club_calendar"),
     path(
         "clubs/<slug:slug>/events/<int:event_id>/calendar.ics",
         notice_views.event_calendar,
