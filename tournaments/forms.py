@@ -87,6 +87,12 @@ def _bye_points_field() -> forms.IntegerField:
 class EventForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    start_time = forms.TimeField(
+        label=_("Starts at"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text=_("In the club's time zone; left empty, calendars show the whole day."),
+    )
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     # Chosen in the first step (GameChoiceForm): the house rules below are this game's.
     variant_id = forms.ChoiceField(
@@ -307,7 +313,7 @@ class EventForm(forms.Form):
     @property
     def event_field_list(self) -> list[forms.BoundField]:
         own = (
-            "name", "date", "venue", "season", "preferred_table_size", "confirm_needs_pin",
+            "name", "date", "start_time", "venue", "season", "preferred_table_size", "confirm_needs_pin",
             "published",
         )  # fmt: skip
         return [self[name] for name in own if name in self.fields]

@@ -75,3 +75,26 @@ def test_one_events_ics_and_the_add_to_calendar_link(client):
     assert client.get(private_url).status_code == 404
     assert client.get(f"/clubs/{club.slug}/events/999999/calendar.ics").status_code == 404
     assert client.get("/clubs/no-such-club/events.ics").status_code == 404
+
+
+def test_the_new_event_page_takes_a_start_time(client):
+    club = ClubFactory()
+    director = UserFactory()
+    MembershipFactory(club=club, user=director, role=Role.DIRECTOR)
+    client.force_login(director)
+    url = f"/clubs/{club.slug}/events/new/?game=rutupeli"
+    assert 'type="time"' in client.get(url).content.decode()
+    data = {"name": "Cup", "date": "2026-12-05", "variant_id": "rutupeli"}
+    assert (
+        client.post(url, {**data, "preferred_table_size": 4, "start_time": "18:30"}).status_code
+        == 302
+    )
+    assert Event.objects.get(name="Cup").start_time == datetime.time(18, 30)
+    refused = client.post(
+        url, {**data, "name": "Bad", "preferred_table_size": 4, "start_time": "25:99"}
+    )
+    assert refused.status_code == 200
+    assert "Enter a valid time" in refused.content.decode()
+    assert not Event.objects.filter(name="Bad").exists()
+    client.post(url, {**data, "name": "Allday", "preferred_table_size": 4})
+    assert Event.objects.get(name="Allday").start_time is None
