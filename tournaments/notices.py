@@ -4,32 +4,116 @@ committed; sending happens later, in the background, and never fails the action.
 
 The notices an action makes are sent by one job queued when it commits (a 250-player
 draw queues one job, not 250). When the job queue is down the notices stay QUEUED and the
-sweep (tournaments.notice_tasks.notices_sweep_task, on Celery beat) sends them later."""
+sweep (`notices_sweep_task`, on Celery beat) sends them later.
+
+The tasks live here, beside what queues them (tournaments.tasks imports the services,
+which queue these: one module keeps that from going round in a circle)."""
 
 from __future__ import annotations
 
+import datetime
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db import transaction
+from celery import shared_task
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Count, Q
+from django.utils import timezone
 
-from core.tasks import QueueUnavailable, enqueue_on_commit
+from core.models import TaskRun
+from core.tasks import QueueUnavailable, TrackedTask, enqueue_on_commit
 from tournaments.models import (
     Club,
     Event,
     MailOptOut,
     Notice,
+    NoticeKind,
     NoticeStatus,
     Player,
     Registration,
     Seat,
     Stage,
+    StageStatus,
 )
-from tournaments.notice_tasks import notices_send_task
+from tournaments.notice_mail import notices_send
 
 log = logging.getLogger(__name__)
+
+# Retried after 1, 2, 4, 8, 16 minutes (capped at an hour): a mail server that is down for
+# a moment loses nothing; one down for half an hour leaves the mails FAILED, on the
+# director's page, to be sent again.
+MAX_RETRIES = 5
+FIRST_RETRY = 60
+# A notice still waiting this long after it was made missed its job (the queue was down
+# when the action committed): the sweep sends it.
+SWEEP_AFTER = datetime.timedelta(minutes=10)
+SWEEP_BATCH = 500
+
+
+class MailNotSent(Exception):
+    """Some of a batch's mails failed; the job is retried with those alone."""
+
+
+@shared_task(base=TrackedTask, bind=True, name="tournaments.notices_send", max_retries=MAX_RETRIES)
+def notices_send_task(self: TrackedTask, notice_ids: list[int]) -> int:
+    """Takes the notices' ids (never an address): safe to run twice, a sent one is not
+    sent again. Returns how many failed for good."""
+    last_try = self.request.retries >= MAX_RETRIES
+    failed = notices_send(notice_ids=notice_ids, last_try=last_try)
+    if failed and not last_try:
+        countdown = min(FIRST_RETRY * 2**self.request.retries, 3600)
+        raise self.retry(
+            args=[failed], countdown=countdown, exc=MailNotSent(f"{len(failed)} not sent")
+        )
+    return len(failed)
+
+
+def notices_waiting(*, now: datetime.datetime | None = None) -> list[int]:
+    """The notices left waiting past SWEEP_AFTER, oldest first, at most SWEEP_BATCH."""
+    before = (now or timezone.now()) - SWEEP_AFTER
+    # Tried already: its own job is retrying it (two jobs at once could mail it twice).
+    waiting = Notice.objects.filter(status=NoticeStatus.QUEUED, attempts=0, created_at__lt=before)
+    return list(waiting.order_by("pk").values_list("pk", flat=True)[:SWEEP_BATCH])
+
+
+# A draw's table mails that could not be queued are queued again within this long; later
+# the players are at their tables already and the mail would only confuse.
+TABLES_SWEEP_WITHIN = datetime.timedelta(hours=3)
+
+
+def table_jobs_requeue(*, now: datetime.datetime | None = None) -> int:
+    """Queue again the table-mail jobs the queue was down for (their records say
+    NOT_QUEUED), with their own ids: how many went."""
+    now = now or timezone.now()
+    runs = TaskRun.objects.filter(
+        name=table_notices_task.name,
+        state=TaskRun.State.NOT_QUEUED,
+        queued_at__gte=now - TABLES_SWEEP_WITHIN,
+    )
+    count = 0
+    for run in runs:
+        # Its record first: the job (at once, when eager) writes its own state over it.
+        TaskRun.objects.filter(pk=run.pk).update(
+            state=TaskRun.State.QUEUED, finished_at=None, detail="", lost_after=now + SWEEP_AFTER
+        )
+        try:
+            table_notices_task.apply_async(args=run.args, task_id=run.task_id)
+        except Exception:
+            TaskRun.objects.filter(pk=run.pk).update(state=TaskRun.State.NOT_QUEUED)
+            raise
+        count += 1
+    return count
+
+
+@shared_task(name="tournaments.notices_sweep")
+def notices_sweep_task() -> int:
+    """Celery beat's: send what no job took (run every few minutes; safe to run twice)."""
+    ids = notices_waiting()
+    if ids:
+        notices_send_task.delay(ids)
+    return len(ids) + table_jobs_requeue()
+
 
 # The ids made in this thread's transaction and not yet handed to a job (one list per
 # database connection, so per thread, as the transaction is).
@@ -132,34 +216,69 @@ def _registrations(event: Event, player_ids: Iterable[int]) -> dict[int, Registr
     return {row.player_id: row for row in rows}
 
 
-def table_notices_queue(*, stage: Stage) -> list[Notice]:
-    """ "You are at table 7": one notice per player seated in the stage just confirmed,
-    with the table's number and link, when the club mails tables (none otherwise). A few
-    queries however many players."""
-    event = stage.event
-    club = event.club
-    if not club.mail_tables:
-        return []
-    seats = list(
-        Seat.objects.filter(table__stage=stage)
-        .select_related("table", "player__user__profile")
-        .order_by("table__number", "position")
-    )
-    registrations = _registrations(event, (seat.player_id for seat in seats))
-    rows = []
-    for seat in seats:
-        registration = registrations.get(seat.player_id)
-        email, language = recipient(registration=registration, player=seat.player, club=club)
-        context = {
-            "table": seat.table.number,
-            "table_path": seat.table.get_entry_url(),
-            "stage": stage.number,
-            "player_name": seat.player.name,
-        }
-        rows.append(
-            Notice(registration=registration, email=email, language=language, context=context)
+def table_notices_request(*, stage: Stage) -> None:
+    """Have "You are at table 7" mailed to the stage's players, when the club mails tables:
+    one job, queued when the confirmation commits, makes the notices and has them sent, so
+    the confirmation itself does no more than before (the job's record is made with it: a
+    queue that is down leaves it NOT_QUEUED, and the sweep queues it again)."""
+    if stage.event.club.mail_tables:
+        enqueue_on_commit(table_notices_task, stage.pk)
+
+
+@shared_task(
+    base=TrackedTask,
+    bind=True,
+    name="tournaments.table_notices",
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def table_notices_task(self: TrackedTask, stage_id: int) -> int:
+    """Takes the stage's id; safe to run twice (a stage's table mails are made once)."""
+    return len(table_notices_queue(stage_id=stage_id))
+
+
+def table_notices_queue(*, stage_id: int) -> list[Notice]:
+    """ "You are at table 7": one notice per player seated in the stage, with the table's
+    number and link, made once per stage (the stage's row locked while they are) and sent
+    by one job. None for a stage gone, not confirmed, or of a club that stopped mailing
+    tables since. A few queries however many players."""
+    with transaction.atomic():
+        stage = (
+            Stage.objects.select_for_update(of=("self",))
+            .select_related("event__club")
+            .filter(pk=stage_id)
+            .first()
         )
-    return notices_queue_many(event=event, kind="table", rows=rows)
+        if (
+            stage is None
+            or stage.status != StageStatus.CONFIRMED
+            or not stage.event.club.mail_tables
+            or Notice.objects.filter(
+                event_id=stage.event_id, kind=NoticeKind.TABLE, context__stage_id=stage.pk
+            ).exists()
+        ):
+            return []
+        event, club = stage.event, stage.event.club
+        seats = list(
+            Seat.objects.filter(table__stage=stage)
+            .select_related("table", "player__user__profile")
+            .order_by("table__number", "position")
+        )
+        registrations = _registrations(event, (seat.player_id for seat in seats))
+        rows = []
+        for seat in seats:
+            registration = registrations.get(seat.player_id)
+            email, language = recipient(registration=registration, player=seat.player, club=club)
+            context = {
+                "stage_id": stage.pk,
+                "table": seat.table.number,
+                "table_path": seat.table.get_entry_url(),
+            }
+            rows.append(
+                Notice(registration=registration, email=email, language=language, context=context)
+            )
+        return notices_queue_many(event=event, kind=NoticeKind.TABLE, rows=rows)
 
 
 def results_notices_queue(*, event: Event, places: Sequence[tuple[int, int, str]]) -> list[Notice]:
@@ -182,7 +301,7 @@ def results_notices_queue(*, event: Event, places: Sequence[tuple[int, int, str]
         rows.append(
             Notice(registration=registration, email=email, language=language, context=context)
         )
-    return notices_queue_many(event=event, kind="results", rows=rows)
+    return notices_queue_many(event=event, kind=NoticeKind.RESULTS, rows=rows)
 
 
 def notice_resend(*, notice: Notice) -> Notice:

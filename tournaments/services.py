@@ -39,7 +39,7 @@ from tournaments.models import (
     new_entry_key,
 )
 from tournaments.names import name_clean
-from tournaments.notices import table_notices_queue
+from tournaments.notices import table_notices_request
 from tournaments.roster import player_lookalikes
 from tournaments.selectors import (
     club_members,
@@ -326,9 +326,9 @@ def stage_confirm(*, stage: Stage) -> Stage:
     stage.save(update_fields=["status"])
     Event.objects.filter(pk=stage.event_id).update(status=EventStatus.RUNNING)
     results_change(event_id=stage.event_id, reason="seating_changed")
-    # "You are at table 7", when the club mails tables: sent after the commit, never slowing
-    # or failing the confirmation.
-    table_notices_queue(stage=stage)
+    # "You are at table 7", when the club mails tables: made and sent by a job after the
+    # commit, never slowing or failing the confirmation.
+    table_notices_request(stage=stage)
     return stage
 
 

@@ -11,8 +11,7 @@ from core.models import TaskRun
 from tests.notices.conftest import drawn_event
 from tournaments.models import MailOptOut, Notice, NoticeStatus, Registration
 from tournaments.notice_mail import notices_send
-from tournaments.notice_tasks import MAX_RETRIES, notices_send_task
-from tournaments.notices import notice_queue, notice_resend
+from tournaments.notices import MAX_RETRIES, notice_queue, notice_resend, notices_send_task
 
 # Real commits: the mail is sent when the action commits, as on the site.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -179,3 +178,51 @@ def test_the_manage_page_counts_the_mail_and_offers_send_again(broken_smtp, clie
     url = f"/clubs/{event.club.slug}/events/{event.pk}/mail/{other.pk}/send-again/"
     assert client.post(url).status_code == 403
     assert Notice.objects.get(pk=other.pk).status == NoticeStatus.FAILED
+
+
+def test_a_stages_table_mails_are_made_once():
+    from tournaments.notices import table_notices_queue
+
+    _event, stage = drawn_event(players=4)
+    assert Notice.objects.count() == 4
+    assert table_notices_queue(stage_id=stage.pk) == []
+    assert Notice.objects.count() == 4
+    assert len(mail.outbox) == 4
+
+
+def test_the_sweep_sends_what_no_job_took_and_requeues_lost_table_jobs():
+    import datetime
+
+    from django.utils import timezone
+
+    from tournaments.notices import notices_sweep_task
+
+    event, stage = drawn_event(players=4, mail_tables=False)
+    registration = Registration.objects.filter(event=event).first()
+    # As an action whose queue was down leaves it: made, never handed to a job.
+    Notice.objects.create(
+        event=event, registration=registration, kind="received", email="late@example.com"
+    )
+    Notice.objects.update(created_at=timezone.now() - datetime.timedelta(minutes=20))
+    # And a draw's table job the queue refused.
+    event.club.mail_tables = True
+    event.club.save()
+    run = TaskRun.objects.create(
+        task_id="lost-table-job",
+        name="tournaments.table_notices",
+        args=[stage.pk],
+        state=TaskRun.State.NOT_QUEUED,
+        lost_after=timezone.now(),
+    )
+    assert notices_sweep_task() == 2
+    assert sorted(m.to[0] for m in mail.outbox) == [
+        "late@example.com",
+        "p1@example.com",
+        "p2@example.com",
+        "p3@example.com",
+        "p4@example.com",
+    ]
+    run.refresh_from_db()
+    assert run.state == TaskRun.State.SUCCEEDED
+    assert notices_sweep_task() == 0  # nothing twice
+    assert len(mail.outbox) == 5

@@ -16,8 +16,7 @@ from aiosmtpd.controller import Controller
 from tests.factories import MembershipFactory, UserFactory
 from tests.notices.conftest import drawn_event
 from tournaments.models import Notice, NoticeStatus, Registration, Role
-from tournaments.notice_tasks import MAX_RETRIES
-from tournaments.notices import notice_queue
+from tournaments.notices import MAX_RETRIES, notice_queue
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -28,7 +27,7 @@ class Sink:
     def __init__(self) -> None:
         self.mails: list[Message] = []
 
-    async def handle_DATA(self, server, session, envelope) -> str:  # noqa: N802 - aiosmtpd's name
+    async def handle_DATA(self, server, session, envelope) -> str:  # aiosmtpd calls it so
         self.mails.append(email.message_from_bytes(envelope.original_content))
         return "250 OK"
 
