@@ -129,13 +129,20 @@ def notice_queue(
     language: str = "",
     context: dict[str, Any] | None = None,
 ) -> Notice:
-    """Record a mail of `kind` (a NoticeKind) to the registration's address (or `email`) in
-    its language, sent once the action commits. No address, or an address that
+    """Record a mail of `kind` (a NoticeKind) to `email`, else the registration's address
+    (else its player's account's), in `language`, else the registration's (else the
+    account's, else the club's); sent once the action commits. No address, or an address that
     unsubscribed from this kind at this club: recorded as not sent, never mailed."""
     if event is None:
         assert registration is not None, "a notice is about an event or a registration"
         event = registration.event
-    address = email or (registration.email if registration else "")
+    address, person_language = email, language
+    if registration is not None and not (address and language):
+        # The registration's own address and language, else the member account's.
+        found_address, found_language = recipient(
+            registration=registration, player=registration.player, club=event.club
+        )
+        address, person_language = address or found_address, language or found_language
     opted_out = bool(address) and (
         MailOptOut.objects.filter(club_id=event.club_id, email__iexact=address, kind=kind).exists()
     )
@@ -144,7 +151,7 @@ def notice_queue(
         registration=registration,
         kind=kind,
         email=address,
-        language=language or (registration.language if registration else "") or "",
+        language=person_language,
         context=context or {},
         status=NoticeStatus.SKIPPED if not address or opted_out else NoticeStatus.QUEUED,
     )

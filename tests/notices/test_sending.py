@@ -226,3 +226,20 @@ def test_the_sweep_sends_what_no_job_took_and_requeues_lost_table_jobs():
     assert run.state == TaskRun.State.SUCCEEDED
     assert notices_sweep_task() == 0  # nothing twice
     assert len(mail.outbox) == 5
+
+
+def test_a_registration_without_an_address_is_mailed_at_the_members_account():
+    from tests.factories import UserFactory
+    from tournaments.models import Profile
+
+    event, _stage = drawn_event(players=4, mail_tables=False, emails=False)
+    registration = Registration.objects.filter(event=event).select_related("player").first()
+    user = UserFactory(email="member@example.com")
+    Profile.objects.update_or_create(user=user, defaults={"language": "fi"})
+    registration.player.user = user
+    registration.player.save()
+    notice = notice_queue(kind="approved", registration=registration)
+    assert (notice.email, notice.language) == ("member@example.com", "fi")
+    (message,) = mail.outbox
+    assert message.to == ["member@example.com"]
+    assert "Sinulla on paikka" in message.subject
