@@ -243,3 +243,25 @@ def test_a_registration_without_an_address_is_mailed_at_the_members_account():
     (message,) = mail.outbox
     assert message.to == ["member@example.com"]
     assert "Sinulla on paikka" in message.subject
+
+
+def test_queue_down_the_draw_and_the_registration_stand_and_the_sweep_sends_later():
+    import datetime
+
+    from django.utils import timezone
+
+    from tests.test_tasks_broker_down import CLOSED, queue_pointed_at
+    from tournaments.notices import notices_sweep_task
+
+    with queue_pointed_at(CLOSED):
+        event, stage = drawn_event(players=4)
+        registration = Registration.objects.filter(event=event).first()
+        notice = notice_queue(kind="received", registration=registration)
+    assert stage.tables.exists()  # the draw committed
+    assert notice.status == NoticeStatus.QUEUED and mail.outbox == []
+    run = TaskRun.objects.get(name="tournaments.table_notices")
+    assert run.state == TaskRun.State.NOT_QUEUED
+    Notice.objects.update(created_at=timezone.now() - datetime.timedelta(minutes=20))
+    notices_sweep_task()  # the queue is back (inline again)
+    assert len(mail.outbox) == 5  # the registration mail and the four tables
+    assert set(Notice.objects.values_list("status", flat=True)) == {NoticeStatus.SENT}
