@@ -228,7 +228,9 @@ def table_notices_request(*, stage: Stage) -> None:
     one job, queued when the confirmation commits, makes the notices and has them sent, so
     the confirmation itself does no more than before (the job's record is made with it: a
     queue that is down leaves it NOT_QUEUED, and the sweep queues it again)."""
-    if stage.event.club.mail_tables:
+    # Asked of the database, not through stage.event.club: the caller's objects stay as
+    # they were (the club not loaded onto them behind its back).
+    if Club.objects.filter(events__stages=stage.pk, mail_tables=True).exists():
         enqueue_on_commit(table_notices_task, stage.pk)
 
 
