@@ -277,6 +277,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "printing.print_files_prune",
         "schedule": crontab(hour=4, minute=20),
     },
+    # Players' mail an action could not queue (the queue was down when it committed).
+    "notices-sweep": {"task": "tournaments.notices_sweep", "schedule": crontab(minute="*/5")},
 }
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -9,3 +9,7 @@ from django.utils.translation import gettext_lazy as _
 class StandingsConfig(AppConfig):
     name = "standings"
     verbose_name = _("Standings")
+
+    def ready(self) -> None:
+        # The results mail's receiver of tournaments.changes.results_changed.
+        from standings import receivers  # noqa: F401

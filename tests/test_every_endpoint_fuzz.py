@@ -19,7 +19,7 @@ from printing.models import PrintJob
 from tests.factories import MembershipFactory
 from tests.scoring.conftest import seated_event
 from tournaments.merge import player_merge
-from tournaments.models import Event, Invitation, Player, Role, Season
+from tournaments.models import Event, Invitation, Notice, Player, Role, Season
 
 pytestmark = pytest.mark.django_db
 
@@ -84,6 +84,9 @@ def site(django_db_setup, django_db_blocker):
         merge = player_merge(
             kept=registration.player, merged=duplicate, by=director, confirmed=True
         )
+        notice = Notice.objects.create(
+            event=event, kind="received", email="fuzz@club.example", status="failed"
+        )
     values = {
         "slug": event.club.slug,
         "event_id": event.pk,
@@ -99,6 +102,7 @@ def site(django_db_setup, django_db_blocker):
         "job_id": job.pk,
         "invitation_id": invitation.pk,
         "merge_id": merge.pk,
+        "notice_id": notice.pk,
         # A reset link of the owner's (a real one and a stale one are both fuzzed by junk).
         "uidb64": urlsafe_base64_encode(force_bytes(owner.user.pk)),
         "token": default_token_generator.make_token(owner.user),
@@ -132,7 +136,7 @@ def test_every_named_address_is_fuzzed():
     values = dict.fromkeys(["slug", "event_id", "table_id", "registration_id", "membership_id",
                             "number", "key", "task_id", "export_format", "player_id",
                             "season_id", "job_id", "uidb64", "token", "invitation_id",
-                            "merge_id"], 1)  # fmt: skip
+                            "merge_id", "notice_id"], 1)  # fmt: skip
     missing = [name for name in ENDPOINTS if _address(name, values) is None]
     assert not missing, f"the fuzz fixture cannot fill: {missing}"
 

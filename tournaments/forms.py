@@ -87,6 +87,12 @@ def _bye_points_field() -> forms.IntegerField:
 class EventForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+    start_time = forms.TimeField(
+        label=_("Starts at"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text=_("In the club's time zone; left empty, calendars show the whole day."),
+    )
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
     # Chosen in the first step (GameChoiceForm): the house rules below are this game's.
     variant_id = forms.ChoiceField(
@@ -307,7 +313,7 @@ class EventForm(forms.Form):
     @property
     def event_field_list(self) -> list[forms.BoundField]:
         own = (
-            "name", "date", "venue", "season", "preferred_table_size", "confirm_needs_pin",
+            "name", "date", "start_time", "venue", "season", "preferred_table_size", "confirm_needs_pin",
             "published",
         )  # fmt: skip
         return [self[name] for name in own if name in self.fields]
@@ -356,12 +362,14 @@ class ClubSettingsForm(forms.ModelForm):
             "public_confirmed_only",
             "publish_guest_pages",
             "directors_confirm_alone",
+            "mail_tables",
             "time_zone",
         )
         labels = {
             "public_confirmed_only": _("Public pages show confirmed results only"),
             "publish_guest_pages": _("Guests have public record pages"),
             "directors_confirm_alone": _("A director may confirm a deal they entered"),
+            "mail_tables": _("Mail each player their table when a draw is confirmed"),
         }
         help_texts = {
             "public_confirmed_only": _(
@@ -371,6 +379,10 @@ class ClubSettingsForm(forms.ModelForm):
             "publish_guest_pages": _(
                 "A guest is only a name typed in at check-in; their record page and their "
                 "line in the club's players list are shown only if you tick this."
+            ),
+            "mail_tables": _(
+                "Players with an e-mail address get “You are at table 7” with the table's "
+                "link and QR code. Registration and results mails are sent either way."
             ),
         }
 

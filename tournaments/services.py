@@ -40,6 +40,7 @@ from tournaments.models import (
     new_entry_key,
 )
 from tournaments.names import name_clean
+from tournaments.notices import table_notices_request
 from tournaments.registration_log import registration_change_record, registration_status_change
 from tournaments.roster import player_lookalikes
 from tournaments.selectors import (
@@ -83,6 +84,7 @@ def event_create(
     variant_id: str,
     options: dict[str, object] | None = None,
     venue: str = "",
+    start_time: datetime.time | None = None,
     season: Season | None = None,
     preferred_table_size: int = 4,
     confirm_needs_pin: bool = False,
@@ -113,6 +115,7 @@ def event_create(
         season=season,
         name=name,
         date=date,
+        start_time=start_time,
         venue=venue,
         variant_id=variant.id,
         variant_options=variant.to_dict(),
@@ -335,6 +338,9 @@ def stage_confirm(*, stage: Stage) -> Stage:
     stage.save(update_fields=["status"])
     Event.objects.filter(pk=stage.event_id).update(status=EventStatus.RUNNING)
     results_change(event_id=stage.event_id, reason="seating_changed")
+    # "You are at table 7", when the club mails tables: made and sent by a job after the
+    # commit, never slowing or failing the confirmation.
+    table_notices_request(stage=stage)
     return stage
 
 

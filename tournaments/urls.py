@@ -8,6 +8,7 @@ from tournaments import (
     history_views,
     joining_views,
     merge_views,
+    notice_views,
     roster_views,
     season_views,
     views,
@@ -37,6 +38,8 @@ urlpatterns = [
         club_views.club_role_set,
         name="club_role_set",
     ),
+    # The club's published events as a calendar (before the spreadsheets' pattern takes it).
+    path("clubs/<slug:slug>/events.ics", notice_views.club_calendar, name="club_calendar"),
     # The club's published events as a spreadsheet: events.csv, events.xlsx
     path(
         "clubs/<slug:slug>/events.<str:export_format>",
