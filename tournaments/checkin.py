@@ -9,18 +9,14 @@ another club's event, finds nothing and changes nothing.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 
-import segno
 from django.contrib.auth.models import AnonymousUser, User
-from django.core import signing
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.services import site_link
 from rules import RuleViolation
 from rules.i18n import _
 from tournaments.models import (
@@ -32,6 +28,7 @@ from tournaments.models import (
     RegistrationStatus,
 )
 from tournaments.names import name_key
+from tournaments.registration_links import registration_qr_token
 from tournaments.registration_log import registration_changes_record
 from tournaments.services import (
     registration_add,
@@ -42,52 +39,6 @@ from tournaments.services import (
 # The registrations the door's list shows: those who hold a place, and the no-shows, who
 # may still walk in (PLACE_HOLDING is the one "holds a place" rule).
 CHECKIN_STATUSES = (*PLACE_HOLDING, RegistrationStatus.NO_SHOW)
-# Its own salt: a token made for anything else on the site never opens a registration.
-QR_SALT = "lappu.checkin.registration-qr"
-
-
-def registration_qr_token(registration: Registration) -> str:
-    """The registration's personal token: its id and event, signed (the same token every
-    time, so the mail's code and the account page's are one)."""
-    return signing.Signer(salt=QR_SALT).sign_object([registration.pk, registration.event_id])
-
-
-def registration_for_token(token: str, *, event: Event | None = None) -> Registration | None:
-    """The registration a token names, or None for a forged, garbled or removed one (and,
-    given `event`, for a token of another event: a code shown at the wrong door)."""
-    try:
-        registration_id, event_id = signing.Signer(salt=QR_SALT).unsign_object(token)
-    except (signing.BadSignature, TypeError, ValueError):
-        return None
-    if event is not None and event_id != event.pk:
-        return None
-    registrations = Registration.objects.select_related("player", "event__club")
-    return registrations.filter(pk=registration_id, event_id=event_id).first()
-
-
-def registration_qr_url(registration: Registration) -> str:
-    """The absolute link of the registration's personal code page (for a mail: SITE_URL,
-    never a request's Host)."""
-    return site_link(reverse("registration_qr", args=[registration_qr_token(registration)]))
-
-
-def _qr_file(registration: Registration, *, kind: str, scale: int) -> bytes:
-    buffer = io.BytesIO()
-    segno.make(registration_qr_url(registration), error="m").save(
-        buffer, kind=kind, scale=scale, border=2
-    )
-    return buffer.getvalue()
-
-
-def registration_qr_svg(registration: Registration, *, scale: int = 6) -> bytes:
-    """The personal code as an SVG file (segno's own, made from the link alone)."""
-    return _qr_file(registration, kind="svg", scale=scale)
-
-
-def registration_qr_png(registration: Registration, *, scale: int = 6) -> bytes:
-    """The personal code as PNG bytes: for a mail's attachment, which mail programs show
-    where they hide SVG."""
-    return _qr_file(registration, kind="png", scale=scale)
 
 
 def checkin_possible(registration: Registration) -> bool:

@@ -24,8 +24,6 @@ from tournaments.checkin import (
     checkin_set,
     no_shows_allowed,
     no_shows_mark,
-    registration_for_token,
-    registration_qr_svg,
     walk_in_add,
 )
 from tournaments.checkin_forms import CheckinForm, CheckinSearchForm, ScanForm
@@ -33,6 +31,7 @@ from tournaments.confirm import confirm_page, confirmed
 from tournaments.forms import RegistrationForm
 from tournaments.models import Event, Registration, Role
 from tournaments.permissions import club_allows, event_for
+from tournaments.registration_links import registration_for_token, registration_qr_svg
 from tournaments.roster import player_lookalikes
 from tournaments.selectors import registered_player_ids
 

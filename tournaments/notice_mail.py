@@ -24,11 +24,23 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from accounts.services import site_link
-from tournaments.models import Notice, NoticeKind, NoticeStatus
+from tournaments.models import (
+    BEFORE_PLACE,
+    PLACE_HOLDING,
+    Notice,
+    NoticeKind,
+    NoticeStatus,
+    RegistrationStatus,
+)
+from tournaments.registration_links import CANCEL, registration_link, registration_qr_url
 
 log = logging.getLogger(__name__)
 
 UNSUBSCRIBE_SALT = "tournaments.notices.unsubscribe"
+# The mails about a registration's own steps: they carry its door code and cancel link.
+REGISTRATION_KINDS = frozenset(
+    {NoticeKind.RECEIVED, NoticeKind.APPROVED, NoticeKind.PROMOTED, NoticeKind.WAITLISTED}
+)
 
 
 def unsubscribe_token(*, club_id: int, email: str, kind: str) -> str:
@@ -74,6 +86,7 @@ def notice_message(notice: Notice) -> EmailMessage:
     }
     table_link = site_link(notice.context["table_path"]) if "table_path" in notice.context else ""
     context["table_link"] = table_link
+    context.update(_registration_links(notice))
     prefix = f"tournaments/notices/{notice.kind}"
     with translation.override(notice.language or event.club.language):
         subject = " ".join(render_to_string(f"{prefix}_subject.txt", context).split())
@@ -92,6 +105,21 @@ def notice_message(notice: Notice) -> EmailMessage:
         name = f"table-{notice.context.get('table', '')}.png"
         message.attach(name, table_qr_png(table_link), "image/png")
     return message
+
+
+def _registration_links(notice: Notice) -> dict[str, str]:
+    """A registration mail's own links, as the registration stands when the mail goes: the
+    personal code for the door while it holds a place, and the cancel link while it may
+    still be cancelled (the cancel page itself says when that has passed)."""
+    registration = notice.registration
+    if registration is None or notice.kind not in REGISTRATION_KINDS:
+        return {}
+    links = {}
+    if registration.status in PLACE_HOLDING:
+        links["door_link"] = registration_qr_url(registration)
+    if registration.status in (RegistrationStatus.REGISTERED, *BEFORE_PLACE):
+        links["cancel_link"] = registration_link(registration=registration, salt=CANCEL)
+    return links
 
 
 def table_qr_png(link: str) -> bytes:

@@ -12,8 +12,8 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import ARTIFACTS, CHROMIUM, director_event, shoot, shoot_widths, sign_in
-from tournaments.checkin import registration_qr_token
 from tournaments.models import Player, Registration, RegistrationStatus, Seat
+from tournaments.registration_links import registration_qr_token
 from tournaments.services import registration_add
 
 NAMES = [

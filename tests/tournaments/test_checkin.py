@@ -12,16 +12,10 @@ from django.urls import reverse
 from rules import RuleViolation
 from tests.factories import MembershipFactory
 from tournaments.checkin import (
-    QR_SALT,
     checkin_count,
     checkin_registrations,
     checkin_set,
     no_shows_mark,
-    registration_for_token,
-    registration_qr_png,
-    registration_qr_svg,
-    registration_qr_token,
-    registration_qr_url,
 )
 from tournaments.models import (
     Player,
@@ -30,6 +24,14 @@ from tournaments.models import (
     RegistrationStatus,
     Role,
     Seat,
+)
+from tournaments.registration_links import (
+    QR_SALT,
+    registration_for_token,
+    registration_qr_png,
+    registration_qr_svg,
+    registration_qr_token,
+    registration_qr_url,
 )
 from tournaments.services import event_create, registration_add, stage_draw
 
