@@ -19,11 +19,12 @@ import socket
 import ssl
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -238,6 +239,29 @@ def _with_threads(command: list[str], threads: int) -> list[str]:
     return [*kept, "--worker-class", "gthread", "--threads", str(threads)]
 
 
+def _stop_stale(database: str) -> Path:
+    """Stop what an earlier run on `database` left running (a run killed before its clean-up:
+    its worker would take this run's jobs from the same Redis and write their files into
+    the old run's folder), and return the file this run's processes are noted in."""
+    noted = Path(tempfile.gettempdir()) / f"lappu-stack-{database}.pids"
+    if noted.exists():
+        for pid in map(int, noted.read_text().split()):
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue  # gone already
+            if b"clubsite" in command or b"caddy" in command:  # the pid is still ours
+                with suppress(ProcessLookupError, PermissionError):
+                    os.killpg(pid, signal.SIGKILL)
+        noted.unlink()
+    return noted
+
+
+def _remember(noted: Path, pid: int) -> None:
+    with noted.open("a") as file:
+        file.write(f"{pid}\n")
+
+
 @contextmanager
 def build_stack(
     home: Path,
@@ -289,6 +313,7 @@ def build_stack(
         TRUSTED_PROXY_COUNT="1" if proxied else "0",
     )
     stack = Stack(base=base, env=env, home=home, port=port, upstream=upstream)
+    pids = _stop_stale(database)
     _fresh_database(maintenance_url, database)
     _flush_redis(redis_url)
     procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -316,11 +341,13 @@ def build_stack(
                     start_new_session=True,
                 )  # fmt: skip
             stack.pids[name] = procs[name].pid
+            _remember(pids, procs[name].pid)
         _wait_worker(stack, procs["worker"])
         _wait_healthy(upstream, procs, stack)
         if proxy_port:
             procs["proxy"] = _start_proxy(stack, port=proxy_port, upstream_port=port)
             stack.pids["proxy"] = procs["proxy"].pid
+            _remember(pids, procs["proxy"].pid)
             _wait_healthy(base, procs, stack)
         yield stack
     finally:
@@ -333,5 +360,6 @@ def build_stack(
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+        pids.unlink(missing_ok=True)
         _flush_redis(redis_url)
         _drop_database(maintenance_url, database)
