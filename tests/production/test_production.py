@@ -212,7 +212,10 @@ def test_a_print_job_runs_on_the_worker_to_its_download(crawled, stack):
         raise AssertionError(f"the print job did not finish:\n{stack.log('worker')[-4000:]}")
     answer = director.get(download[1])
     assert answer.status == 200 and answer.content_type == "application/pdf", (
-        download[1], answer.status, answer.text[:2000], stack.log("web")[-3000:]
+        download[1],
+        answer.status,
+        answer.text[:2000],
+        stack.log("web")[-3000:],
     )
     reader = _check_pdf(answer)
     # Each table's sheet is linked once per paper (and with the reader's language), so the
