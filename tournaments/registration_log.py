@@ -35,13 +35,10 @@ def registration_change_record(
     *, registration: Registration, old_status: str, by: User | AnonymousUser | None, note: str = ""
 ) -> RegistrationChange:
     """Record a step already saved (a registration just created: `old_status` "")."""
-    return RegistrationChange.objects.create(
-        registration=registration,
-        old_status=old_status,
-        new_status=registration.status,
-        note=note[:200],
-        changed_by_id=by.pk if by is not None and by.is_authenticated else None,
+    (change,) = registration_changes_record(
+        registrations=[registration], old_status=old_status, by=by, note=note
     )
+    return change
 
 
 def registration_changes_record(
