@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "scoring",
     "formats",
     "standings",
+    "ratings",
     "records",
     "leagues",
     "printing",

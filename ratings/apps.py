@@ -1,0 +1,11 @@
+"""The ratings app: each player's strength in each game of a club, from every table played."""
+
+from __future__ import annotations
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class RatingsConfig(AppConfig):
+    name = "ratings"
+    verbose_name = _("Ratings")
