@@ -14,6 +14,7 @@ from leagues.services import league_mark_stale, league_mark_stale_many
 from leagues.tasks import league_recompute_queue
 from tournaments.changes import results_changed, results_changed_many
 from tournaments.models import Event
+from tournaments.visibility import is_public, public_events_q
 
 # A change the table hears of even from a private event: it became countable or stopped.
 ALWAYS = frozenset({"event_finished", "publication"})
@@ -46,10 +47,10 @@ def seasons_stale(sender: Any, *, event_ids: Sequence[int], **kwargs: Any) -> No
     season_ids = sorted(
         set(
             Event.objects.filter(
+                public_events_q(),
                 pk__in=event_ids,
                 season__isnull=False,
                 status__in=COUNTED_STATUSES,
-                published_at__isnull=False,
             ).values_list("season_id", flat=True)
         )
     )
@@ -61,11 +62,7 @@ def seasons_stale(sender: Any, *, event_ids: Sequence[int], **kwargs: Any) -> No
 
 
 def _counted(event: Event) -> bool:
-    return (
-        event.season_id is not None
-        and event.status in COUNTED_STATUSES
-        and event.published_at is not None
-    )
+    return event.season_id is not None and event.status in COUNTED_STATUSES and is_public(event)
 
 
 @receiver(post_save, sender=Event, dispatch_uid="leagues.receivers.event_saved")

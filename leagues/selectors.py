@@ -53,6 +53,7 @@ from tournaments.models import (
 )
 from tournaments.pairing import Bye, MatchResult, h2h_standings
 from tournaments.privacy import public_record_ids
+from tournaments.visibility import confirmed_only, public_events_q
 
 log = logging.getLogger(__name__)
 
@@ -244,7 +245,7 @@ def season_counted_events(*, season: Season) -> QuerySet[Event]:
     """The events the season's league table may count: published, in play or finished, by
     date (those with no result yet are left out by :func:`season_results`)."""
     return with_results_version(
-        Event.objects.filter(season=season, published_at__isnull=False, status__in=COUNTED_STATUSES)
+        Event.objects.filter(public_events_q(), season=season, status__in=COUNTED_STATUSES)
         .select_related("club")
         .order_by("date", "pk")
     )
@@ -309,7 +310,7 @@ def season_plays(*, season: Season, events: list[Event] | None = None) -> list[E
         # The club's public pages show confirmed results only: so does its table.
         shared = tie_breaks.setdefault(stage.pk, TableTieBreaks(stage_id=stage.pk))
         sheet = sheet_of(
-            table, seats, deals, event.variant, event.club.public_confirmed_only, shared
+            table, seats, deals, event.variant, confirmed_only(club=event.club), shared
         )
         plays[stage.event_id].sheets.setdefault(stage.pk, []).append(sheet)
     return [plays[event.pk] for event in events]

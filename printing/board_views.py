@@ -21,6 +21,7 @@ from standings.parts import public_event_or_404
 from standings.selectors import public_stage
 from tournaments.changes import event_results_version
 from tournaments.models import Event, Stage
+from tournaments.visibility import confirmed_only, is_public
 
 Form = TypeVar("Form", bound=BoardPrintForm)
 
@@ -57,7 +58,7 @@ def _kept(event: Event, parts: tuple[object, ...], make: Callable[[], PrintFile]
     WeasyPrint many seconds, and a hall asking for them at once must not make them each
     time. Keyed by the results' last change, so a new result is never shown late. A private
     event's sheet (a director's preview) is not kept; without the cache it is simply made."""
-    if event.published_at is None:
+    if not is_public(event):
         return make()
     changed = event_results_version(event).isoformat()
     key = "print:" + ":".join(str(part) for part in (event.pk, changed, *parts))
@@ -86,7 +87,7 @@ def standings_pdf(request: HttpRequest, slug: str, event_id: int) -> HttpRespons
             return answer
     file = _kept(
         event,
-        ("standings", number, language, form.size(), event.club.public_confirmed_only),
+        ("standings", number, language, form.size(), confirmed_only(club=event.club)),
         lambda: print_boards.standings_file(
             event=event, language=language, size=form.size(), stage=stage
         ),

@@ -41,6 +41,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import club_allows
 from tournaments.privacy import record_public
+from tournaments.visibility import confirmed_only, is_public, public_events_q
 
 SEATED = (StageStatus.CONFIRMED, StageStatus.FINISHED)
 
@@ -71,8 +72,8 @@ def player_record_for(*, player: Player, user: User | AnonymousUser) -> PlayerRe
     director = club_allows(club=player.club, user=user, role=Role.DIRECTOR)
     if not player_page_visible(player=player, user=user, director=director):
         return None
-    confirmed_only = player.club.public_confirmed_only and not director
-    return player_record(player=player, private=director, confirmed_only=confirmed_only)
+    only = confirmed_only(club=player.club, director=director)
+    return player_record(player=player, private=director, confirmed_only=only)
 
 
 def my_players(*, user: User | AnonymousUser) -> list[Player]:
@@ -284,7 +285,7 @@ def _player_seats(player: Player, *, private: bool) -> list[Seat]:
     """The player's seats at seated or finished stages of the events the reader may see,
     newest first, each with its table, stage and event (only the fields the record reads).
     A play-off table's seat is none: its deal is a tie-break, not a table played."""
-    visible = Q(table__stage__event__published_at__isnull=False)
+    visible = public_events_q("table__stage__event")
     if private:
         visible |= Q(table__stage__event__club=player.club_id)
     seats = list(
@@ -515,7 +516,7 @@ def player_record(
                 ravaytys=ravaytys,
                 unconfirmed=any(not d.is_confirmed and not d.is_voided for d in deals_at),
                 needs_director=problem is not None,
-                private=not event.is_published,
+                private=not is_public(event),
             )
         )
         if event.spec.knockout:
@@ -549,7 +550,7 @@ def player_record(
 def _imported_events(player: Player, *, private: bool) -> list[Event]:
     """The imported events the player has a result in, that the reader may see (one
     query): they have no seats, so the seats' read never finds them."""
-    visible = Q(event__published_at__isnull=False)
+    visible = public_events_q("event")
     if private:
         visible |= Q(event__club=player.club_id)
     results = (
@@ -598,7 +599,7 @@ def _event_lines(
                 stage=mine.stage if mine else None,
                 champion=bool(mine and mine.champion),
                 unconfirmed=bool(mine and mine.unconfirmed),
-                private=not event.is_published,
+                private=not is_public(event),
                 rounds=rounds.get(event.pk, []),
             )
         )
@@ -654,7 +655,7 @@ def _count_championship(
             reached=0,
             stages=last_stage.get(event.pk, stage.number),
             champion=False,
-            private=not event.is_published,
+            private=not is_public(event),
         )
     row.reached = max(row.reached, stage.number)
     # The champion is in the closing stage's outcome, which the champion sat in.

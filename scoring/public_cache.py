@@ -33,7 +33,7 @@ from typing import Any, NamedTuple, TypedDict
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import get_language
 
@@ -48,6 +48,7 @@ from core.conditional import (
 from scoring.models import SeatClaim
 from tournaments.changes import event_results_version, with_results_version
 from tournaments.models import Event, Table
+from tournaments.visibility import is_public, public_events_q
 
 # A stamp is kept as long as nothing changes (a change stores a new one); the limit only
 # bounds how long one stored from a read that raced with a change could last.
@@ -113,8 +114,9 @@ def _due(value: Any, key: str) -> bool:
 
 
 def _stamp_rows(events: QuerySet[Event]) -> QuerySet[Event, dict[str, Any]]:
-    fields = ("pk", "results_version", "published_at", "club__slug")
-    return with_results_version(events).values(*fields)  # type: ignore[misc]  # annotated
+    public = ExpressionWrapper(public_events_q(), output_field=BooleanField())
+    fields = ("pk", "results_version", "public", "club__slug")
+    return with_results_version(events).annotate(public=public).values(*fields)  # type: ignore[misc]
 
 
 def _stamp_of(row: dict[str, Any]) -> Stamp:
@@ -122,7 +124,7 @@ def _stamp_of(row: dict[str, Any]) -> Stamp:
     return {
         "token": f"{changed.timestamp():.6f}.{secrets.token_hex(4)}",
         "slug": row["club__slug"],
-        "public": row["published_at"] is not None,
+        "public": row["public"],
         "changed": changed.timestamp(),
         "checked": time.time(),
         "stored": time.time(),
@@ -195,7 +197,7 @@ def _same(stamp: Stamp, row: dict[str, Any]) -> bool:
     return (
         stamp.get("changed") == row["results_version"].timestamp()
         and stamp.get("slug") == row["club__slug"]
-        and stamp.get("public") == (row["published_at"] is not None)
+        and stamp.get("public") == row["public"]
     )
 
 
@@ -209,7 +211,7 @@ def checked_stamp(stamp: Stamp | None, event: Event) -> Stamp | None:
         return stamp  # younger than a coalesced change waits: current enough by design
     row = {
         "results_version": event_results_version(event),
-        "published_at": event.published_at,
+        "public": is_public(event),
         "club__slug": event.club.slug,
     }
     if _same(stamp, row):
@@ -371,7 +373,7 @@ def cached_part(
     still a 304 keeping that copy) instead of all rendering it at once: at 250 tables a
     result changes about every second. A private event's part, or one rendered while the
     cache is unreachable, is not stored (nor compressed)."""
-    if stamp is None or not stamp["public"] or event.published_at is None:
+    if stamp is None or not stamp["public"] or not is_public(event):
         return Part(render()), stamp
     variant = f"{language()}\x1f{variant}"
     key = part_key(kind, event.pk, stamp["token"], variant)

@@ -15,6 +15,7 @@ from standings.selectors import public_table
 from standings.standings import event_standings
 from standings.tables import standings_download
 from tournaments.models import Event
+from tournaments.visibility import confirmed_only
 
 
 def _public_event(request: HttpRequest, slug: str, event_id: int, export_format: str) -> Event:
@@ -42,7 +43,7 @@ def table_totals_export(
     table = public_table(event=event, table_id=table_id)
     if table is None:
         raise Http404
-    only = event.club.public_confirmed_only
+    only = confirmed_only(club=event.club)
     matrix = sheet_points_matrix(sheet=table_sheet(table=table, confirmed_only=only))
     sheet = totals_table(matrix, export=True)
     # The table's own name ("Table 3", "3. asztal"), as its pages call it.

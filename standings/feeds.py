@@ -13,6 +13,7 @@ from standings.parts import public_event_or_404
 from standings.selectors import RankingRow, public_stages
 from standings.standings import Standings, event_standings
 from tournaments.models import Event, Stage
+from tournaments.visibility import confirmed_only
 
 FEED_VERSION = 1
 
@@ -47,7 +48,7 @@ def _feed(
             "status": event.status,
             "url": request.build_absolute_uri(event.get_absolute_url()),
         },
-        "confirmed_only": event.club.public_confirmed_only,
+        "confirmed_only": confirmed_only(club=event.club),
         "tie_breaks": list(event_precedence(event)),
         # The whole event's standings, as its page, PDF and downloads have them.
         "standings": {

@@ -37,6 +37,7 @@ from standings.selectors import public_stages
 from standings.standings import event_standings
 from tournaments.models import Event
 from tournaments.permissions import public_event
+from tournaments.visibility import confirmed_only
 
 
 def public_event_or_404(request: HttpRequest, slug: str, event_id: int) -> Event:
@@ -140,7 +141,7 @@ def live_context(event: Event) -> dict[str, Any]:
     if not sheets and standings.stage is None and not event.spec.one_stage:
         # A series' or head to head's standings span the rounds: the cards are the round
         # in play's.
-        sheets = event_sheets(event=event, confirmed_only=event.club.public_confirmed_only)
+        sheets = event_sheets(event=event, confirmed_only=confirmed_only(club=event.club))
     return {
         "event": event,
         "standings": standings,

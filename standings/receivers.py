@@ -14,6 +14,7 @@ from standings.standings import event_standings
 from tournaments.changes import results_changed
 from tournaments.models import Event, EventStatus, Notice, NoticeKind
 from tournaments.notices import results_notices_queue
+from tournaments.visibility import is_public
 
 REASONS = frozenset({"event_finished", "publication"})
 
@@ -35,7 +36,7 @@ def results_mail_queue(*, event_id: int) -> list[Notice]:
         if (
             event is None
             or event.status != EventStatus.FINISHED
-            or event.published_at is None
+            or not is_public(event)
             or event.spec.imported
             or Notice.objects.filter(event=event, kind=NoticeKind.RESULTS).exists()
         ):

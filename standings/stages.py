@@ -11,6 +11,7 @@ from standings.selectors import public_stage, public_stages
 from standings.standings import event_standings
 from standings.tables import ranking_table, standings_download
 from tournaments.models import Event, Stage
+from tournaments.visibility import confirmed_only
 
 
 def _stage_or_404(request: HttpRequest, slug: str, event_id: int, number: int) -> Stage:
@@ -31,7 +32,7 @@ def stage_standings(request: HttpRequest, slug: str, event_id: int, number: int)
         "stages": public_stages(event=event),
         "table": ranking_table(standings, request=request, page_path=request.path),
         "pending": standings.pending,
-        "confirmed_only": event.club.public_confirmed_only,
+        "confirmed_only": confirmed_only(club=event.club),
     }
     return render(request, "standings/stage/standings.html", context)
 

@@ -50,6 +50,7 @@ from tournaments.models import (
 from tournaments.privacy import public_record_ids
 from tournaments.selectors import stage_in_play
 from tournaments.tiebreaks import STAGE, TABLE_PLACE, TOTAL, TieBreakName, names_a_tie_break
+from tournaments.visibility import confirmed_only as only_confirmed
 
 # What a standings ranks by (`Standings.ranked_by`), and the caption that says so.
 BY_TOTAL, BY_AVERAGE, BY_SAME_DEALS = "total", "average", "same_deals"
@@ -207,7 +208,7 @@ def event_standings(
 
 def _event_standings(event: Event, stage: Stage | None, confirmed_only: bool | None) -> Standings:
     if confirmed_only is None:
-        confirmed_only = event.club.public_confirmed_only
+        confirmed_only = only_confirmed(club=event.club)
     if stage is not None:
         stage.event = event
         return _tables(event, stage, stage_sheets(stage=stage, confirmed_only=confirmed_only))

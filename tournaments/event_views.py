@@ -46,6 +46,7 @@ from tournaments.services import (
     table_key_revoke,
 )
 from tournaments.tiebreak_forms import TieBreaksForm
+from tournaments.visibility import is_public
 
 
 @login_required
@@ -80,7 +81,7 @@ def event_publish_view(request: HttpRequest, slug: str, event_id: int) -> HttpRe
         messages.error(request, _("Publish or make private: nothing was changed."))
         return manage_page(slug, event_id)
     event_publish(event=event, published=form.cleaned_data["published"])
-    if event.is_published:
+    if is_public(event):
         messages.success(request, _("Published: anyone can see this event's pages now."))
     else:
         messages.success(

@@ -17,6 +17,7 @@ from rules import Variant, playoff_variant
 from tournaments.event_formats import DEFAULT_FORMAT, FormatSpec, format_spec
 from tournaments.event_formats import EventFormat as EventFormat
 from tournaments.names import name_key as key_of_name
+from tournaments.visibility import is_public
 
 DEFAULT_TIME_ZONE = "Europe/Helsinki"
 
@@ -440,7 +441,8 @@ class Event(models.Model):
 
     @property
     def is_published(self) -> bool:
-        return self.published_at is not None
+        # (templates read it; tournaments.visibility.is_public is the rule)
+        return is_public(self)
 
     @property
     def variant(self) -> Variant:

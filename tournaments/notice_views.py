@@ -18,6 +18,7 @@ from tournaments.models import Club, Notice, NoticeKind
 from tournaments.notice_mail import unsubscribe_read
 from tournaments.notices import mail_opt_out_record, notice_resend
 from tournaments.permissions import event_for, manage_page, public_event, published_events
+from tournaments.visibility import is_public
 
 
 # Exempt from CSRF: a mail client's one-click unsubscribe (RFC 8058) POSTs with no cookie.
@@ -61,7 +62,7 @@ def club_calendar(request: HttpRequest, slug: str) -> HttpResponse:
 def event_calendar(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
     """One event's .ics: found only where its page is (a private event is not found)."""
     event = public_event(slug=slug, event_id=event_id, user=request.user)
-    if event is None or not event.is_published:
+    if event is None or not is_public(event):
         raise Http404
     return _ics(events_calendar(club=event.club, events=[event]), f"event-{event.pk}.ics")
 

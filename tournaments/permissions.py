@@ -12,6 +12,7 @@ from django.urls import reverse
 from tournaments.changes import with_results_version
 from tournaments.models import ROLE_RANK, Club, Event, Membership, Player, Role, Season, Table
 from tournaments.selectors import club_membership
+from tournaments.visibility import is_public, public_events_q
 
 
 def get_club_for(
@@ -105,9 +106,7 @@ def club_allows(*, club: Club, user: User | AnonymousUser, role: Role) -> bool:
 def event_visible(*, event: Event, user: User | AnonymousUser) -> bool:
     """Whether `user` may see `event`'s public pages: anyone once the club has published it,
     before that only its directors (who preview it). Every public page and feed asks this."""
-    return event.published_at is not None or club_allows(
-        club=event.club, user=user, role=Role.DIRECTOR
-    )
+    return is_public(event) or club_allows(club=event.club, user=user, role=Role.DIRECTOR)
 
 
 def public_event(*, slug: str, event_id: int, user: User | AnonymousUser) -> Event | None:
@@ -123,4 +122,4 @@ def public_event(*, slug: str, event_id: int, user: User | AnonymousUser) -> Eve
 
 def published_events(*, club: Club) -> QuerySet[Event]:
     """The club's events anyone may see, newest first."""
-    return club.events.filter(published_at__isnull=False).order_by("-date", "name")
+    return club.events.filter(public_events_q()).order_by("-date", "name")

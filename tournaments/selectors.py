@@ -38,6 +38,7 @@ from tournaments.models import (
 )
 from tournaments.names import name_key
 from tournaments.privacy import public_records_filter
+from tournaments.visibility import public_events_q
 
 
 def user_language(*, user: User | AnonymousUser) -> str:
@@ -238,7 +239,7 @@ def club_events(*, club: Club, with_private: bool = False) -> QuerySet[Event]:
     who run its nights)."""
     events = club.events.select_related("season")
     if not with_private:
-        events = events.filter(published_at__isnull=False)
+        events = events.filter(public_events_q())
     return events.order_by("-date", "name")
 
 
@@ -293,7 +294,7 @@ def club_events_past(
 
 def club_seasons(*, club: Club) -> QuerySet[Season]:
     """The club's seasons, newest first, each with how many published events it holds."""
-    published = Count("events", filter=Q(events__published_at__isnull=False))
+    published = Count("events", filter=public_events_q("events"))
     return (
         Season.objects.filter(club=club)
         .annotate(published_events=published)
@@ -304,17 +305,16 @@ def club_seasons(*, club: Club) -> QuerySet[Season]:
 def club_public_players(*, club: Club) -> QuerySet[Player]:
     """The players with a public record in the club (tournaments.privacy's rule): seated
     (the draw confirmed) at one of its published events; each with how many such events."""
-    public_seats = Q(
-        seats__table__stage__event__published_at__isnull=False,
+    public_seats = public_events_q("seats__table__stage__event") & Q(
         seats__table__stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
     )
     seated = Seat.objects.filter(
+        public_events_q("table__stage__event"),
         table__stage__event__club=club,
-        table__stage__event__published_at__isnull=False,
         table__stage__status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED],
     )
     # An imported result is an event played too (it has no seat).
-    imported = ImportedResult.objects.filter(event__club=club, event__published_at__isnull=False)
+    imported = ImportedResult.objects.filter(public_events_q("event"), event__club=club)
     players = club.players.filter(
         public_records_filter(club=club),
         Q(pk__in=seated.values("player_id")) | Q(pk__in=imported.values("player_id")),
@@ -323,7 +323,7 @@ def club_public_players(*, club: Club) -> QuerySet[Player]:
     events = Count("seats__table__stage__event", filter=public_seats, distinct=True)
     imported_events = Count(
         "imported_results__event",
-        filter=Q(imported_results__event__published_at__isnull=False),
+        filter=public_events_q("imported_results__event"),
         distinct=True,
     )
     return players.annotate(public_events=events + imported_events).order_by("name", "pk")

@@ -54,6 +54,7 @@ from tournaments.selectors import (
     stage_unseated,
 )
 from tournaments.tiebreaks import tie_break_precedence
+from tournaments.visibility import is_public
 
 
 def profile_language_set(*, user: User, language: str) -> Profile:
@@ -130,7 +131,7 @@ def event_create(
 def event_publish(*, event: Event, published: bool) -> Event:
     """Show the event on the public pages (its results, feeds and the league table), or take
     it back private. Publishing again keeps the first publication's time."""
-    if published and event.published_at is None:
+    if published and not is_public(event):
         event.published_at = timezone.now()
     elif not published:
         event.published_at = None
