@@ -4,11 +4,12 @@ whoever may start the job again."""
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.redirects import local_path
 from core.tasks import QueueUnavailable, TaskStatus, task_may_retry, task_run_retry, task_run_status
+from core.waiting import waiting_page
 
 
 def task_page(task_id: str, next_url: str) -> str:
@@ -45,16 +47,18 @@ def task_status(request: HttpRequest, task_id: str) -> HttpResponse:
     status = _task_status_or_404(task_id)
     if request.method == "POST":
         return _task_retry(request, status)
+    next_url = _next(request.GET.get("next"))
     context = {
         "task_id": task_id,
-        "status": status,
+        "state": status,
         "can_retry": task_may_retry(status=status, user=request.user),
-        "next": _next(request.GET.get("next")),
+        "next": next_url,
     }
-    template = (
-        "core/_task_progress.html" if request.headers.get("HX-Request") else "core/task_status.html"
+    heading = _("Job") if status.finished else _("Working on it")
+    poll = f"{reverse('task_status', args=[task_id])}?next={quote(next_url, safe='/')}"
+    return waiting_page(
+        request, heading=heading, part="core/_task_progress.html", context=context, poll_url=poll
     )
-    return render(request, template, context)
 
 
 def _task_retry(request: HttpRequest, status: TaskStatus) -> HttpResponse:

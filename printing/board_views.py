@@ -8,10 +8,11 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from core.conditional import cache_get, cache_set
 from core.tasks import QueueUnavailable
+from core.waiting import waiting_page
 from leagues.selectors import public_season
 from printing import boards as print_boards
 from printing.forms import BoardPrintForm, SeatingPrintForm, StandingsPrintForm
@@ -147,8 +148,15 @@ def _standings_job(
         finally:
             job.file.close()
         return _download(PrintFile(print_job_filename(job), PDF, content), params["language"])
-    context = {"event": event, "state": state}
-    response = render(request, "printing/standings_wait.html", context, status=202)
+    context = {"event": event, "state": state, "back_url": event.get_absolute_url()}
+    response = waiting_page(
+        request,
+        heading=f"{_('Standings')} (PDF)",
+        part="printing/_standings_wait.html",
+        context={**context, "back_label": event.name},
+        refresh=not state.finished,
+        status=202,
+    )
     response["Retry-After"] = "2"
     response["Cache-Control"] = "no-store"
     return response

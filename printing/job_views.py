@@ -6,12 +6,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from core.i18n import violation_text
 from core.tasks import QueueUnavailable
+from core.waiting import waiting_page
 from printing.forms import PrintJobForm
 from printing.jobs import (
     print_job_filename,
@@ -73,9 +75,14 @@ def print_job_page(request: HttpRequest, slug: str, event_id: int, job_id: int) 
         "club": job.event.club,
         "state": print_job_state(job),
     }
-    partial = request.headers.get("HX-Request")
-    template = "printing/_job_progress.html" if partial else "printing/job.html"
-    return render(request, template, context)
+    poll = reverse("print_job", args=[slug, event_id, job.pk])
+    return waiting_page(
+        request,
+        heading=job.title,
+        part="printing/_job_progress.html",
+        context=context,
+        poll_url=poll,
+    )
 
 
 @login_required
