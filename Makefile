@@ -5,13 +5,13 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint format bench bench-venv messages migrate demo worker typecheck lock
+.PHONY: help install run test lint format bench bench-venv messages migrate demo worker typecheck lock docs
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
 $(VENV)/bin/python:
-	@command -v $(PYTHON) >/dev/null || { echo "Need $(PYTHON): install python3.11 and python3.11-venv (README, 'Fresh machine')"; exit 1; }
+	@command -v $(PYTHON) >/dev/null || { echo "Need $(PYTHON): install python3.11 and python3.11-venv (docs/install.md, 'Fresh machine')"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
 # Reinstall only when the dependency list changes, so `make run` stays quick the second time.
@@ -44,12 +44,20 @@ run: demo ## Install, migrate, load the demo and serve http://127.0.0.1:8000 (SQ
 test: install ## The whole suite: SQLite, then PostgreSQL + a real Celery worker on Redis, and the browser tests
 	$(PY) tests/run_all.py
 
-lint: install ## No conflict markers; ruff check and format check; the import layers; mypy (rules strict)
+lint: install ## No conflict markers; ruff check and format check; the import layers; mypy (rules strict); the docs build
 	$(PY) tools/conflict_markers.py
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy rules core accounts tournaments scoring formats standings records leagues printing privacy demo clubsite
+	@# The docs build with --strict: a link to a missing page or heading fails it. Built into a
+	@# temporary folder and thrown away (`make docs` serves them). Not --quiet: it hides the
+	@# warnings from --strict too.
+	@site=$$(mktemp -d) && $(VENV)/bin/mkdocs build --strict --site-dir "$$site"; \
+		status=$$?; rm -rf "$$site"; exit $$status
+
+docs: install ## Serve the operators' and developers' docs (docs/, MkDocs) on http://127.0.0.1:8001
+	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8001
 
 format: install ## Apply ruff's formatting and safe fixes
 	$(VENV)/bin/ruff check --fix .
@@ -60,7 +68,7 @@ format: install ## Apply ruff's formatting and safe fixes
 BENCH_VENV := .venv-bench
 BENCH_STAMP := $(BENCH_VENV)/.installed
 $(BENCH_STAMP): tests/bench/requirements.txt
-	@command -v $(PYTHON) >/dev/null || { echo "Need $(PYTHON): install python3.11 and python3.11-venv (README, 'Fresh machine')"; exit 1; }
+	@command -v $(PYTHON) >/dev/null || { echo "Need $(PYTHON): install python3.11 and python3.11-venv (docs/install.md, 'Fresh machine')"; exit 1; }
 	$(PYTHON) -m venv $(BENCH_VENV)
 	$(BENCH_VENV)/bin/python -m pip install --quiet -r tests/bench/requirements.txt
 	@touch $(BENCH_STAMP)

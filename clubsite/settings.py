@@ -2,7 +2,7 @@
 
 Nothing configured means a developer's machine: SQLite, eager Celery, local-memory cache.
 Set DATABASE_URL / REDIS_URL for PostgreSQL and Redis; DEBUG=0 with SECRET_KEY and
-ALLOWED_HOSTS for production (see README, "Production settings").
+ALLOWED_HOSTS for production (see docs/install.md, "Production settings").
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A season's league table as JSON (version 1, described in README.md, "JSON feeds"): the
+"""A season's league table as JSON (version 1, described in docs/feeds.md): the
 table as its page has it, every address absolute."""
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ FEED_VERSION = 1
 
 
 def league_feed(request: HttpRequest, league: SeasonLeague) -> dict[str, Any]:
-    """The feed's body: stable keys, documented in README.md; a new key may be added within
-    a version, none is renamed or dropped."""
+    """The feed's body: stable keys, documented in docs/feeds.md; a new key may be added
+    within a version, none is renamed or dropped. docs/schemas/league.json names every key
+    and allows no other (tests/test_feed_schemas.py): a new key joins it."""
     season, payload = league.season, league.payload
     club = season.club
     rows = []

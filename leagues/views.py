@@ -31,7 +31,7 @@ from rules import RuleViolation
 from tournaments.models import Role, Season
 from tournaments.permissions import club_allows, season_for
 
-# The JSON feed's version, in its path and its body (README.md, "JSON feeds").
+# The JSON feed's version, in its path and its body (docs/feeds.md).
 
 
 def _season_or_404(slug: str, season_id: int) -> Season:
@@ -99,7 +99,7 @@ def season_league_embed(request: HttpRequest, slug: str, season_id: int) -> Http
 
 
 def season_league_feed(request: HttpRequest, slug: str, season_id: int) -> JsonResponse:
-    """The league table as JSON, version 1 (README.md, "JSON feeds")."""
+    """The league table as JSON, version 1 (docs/feeds.md)."""
     league = season_league(season=_season_or_404(slug, season_id))
     response = JsonResponse(league_feed(request, league), json_dumps_params={"ensure_ascii": False})
     response["Access-Control-Allow-Origin"] = "*"

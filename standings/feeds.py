@@ -1,4 +1,4 @@
-"""The event's standings as JSON (version 1, described in README.md): every public stage,
+"""The event's standings as JSON (version 1, described in docs/feeds.md): every public stage,
 every player's place, shared or not, and the tie-break that decided it."""
 
 from __future__ import annotations
@@ -34,8 +34,9 @@ def event_standings_feed(request: HttpRequest, slug: str, event_id: int) -> Json
 def _feed(
     request: HttpRequest, event: Event, standings: Standings, stages: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """The feed's body: stable keys, documented in README.md; a new key may be added within
-    a version, none is renamed or dropped."""
+    """The feed's body: stable keys, documented in docs/feeds.md; a new key may be added
+    within a version, none is renamed or dropped. docs/schemas/standings.json names every key
+    and allows no other (tests/test_feed_schemas.py): a new key joins it."""
     return {
         "version": FEED_VERSION,
         "club": {"slug": event.club.slug, "name": event.club.name},

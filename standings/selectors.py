@@ -253,7 +253,7 @@ def event_ranking(
     for placing in placings:
         row = rows[placing.contender.player]
         row.place, row.shared = placing.place, placing.shared
-        # A shared place was decided by nothing (README: null on a shared place), though the
+        # A shared place was decided by nothing (docs/feeds.md: null on a shared place), though the
         # engine names what set its group apart from the row above.
         row.decided_by = None if placing.shared else placing.decided_by
         ranked.append(row)

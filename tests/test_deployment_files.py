@@ -109,9 +109,10 @@ def test_compose_is_secure_unless_turned_off_and_comes_back_after_a_reboot():
 
 def test_every_app_service_reads_the_env_file_readme_fills():
     """Sign-up is mailed: the SMTP server's user and password (and any other setting of
-    README's table) must reach the containers, not only the few compose names."""
-    readme = (ROOT / "README.md").read_text()
-    docker = readme[readme.index("### Docker") : readme.index("### Backup, restore")]
+    the settings table, docs/settings.md) must reach the containers, not only the few
+    compose names. docs/install.md's Docker section fills .env with them."""
+    install = (ROOT / "docs" / "install.md").read_text()
+    docker = install[install.index("## Docker") : install.index("## Production settings")]
     for name in ("SECRET_KEY=", "SITE_HOST=", "EMAIL_HOST=", "EMAIL_HOST_PASSWORD="):
         assert name in docker, name
     for name, service in COMPOSE["services"].items():
@@ -152,7 +153,7 @@ def test_docker_compose_reads_the_compose_file(tmp_path):
     command = _docker_compose()
     if command is None:
         pytest.skip("Docker Compose is not installed: the tests above parse compose.yaml")
-    # A checkout with README's .env beside compose.yaml.
+    # A checkout with docs/install.md's .env beside compose.yaml.
     shutil.copy(ROOT / "compose.yaml", tmp_path / "compose.yaml")
     (tmp_path / ".env").write_text(f"SECRET_KEY={'k' * 50}\nSITE_HOST=lappu.example.org\n")
     env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "SITE_HOST"}}

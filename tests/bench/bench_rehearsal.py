@@ -1,7 +1,7 @@
 """`make bench`'s short load rehearsal (tests/bench/rehearsal.py): 40 tables of four and 40
 spectators for 30 seconds at the stress pace (a deal per table every 30 s), then the stage
 closed while they poll, on the site as the Docker image runs it. The full night (250 tables, 200 spectators, both paces) is
-`.venv/bin/python tests/bench/rehearsal.py`; README says what it needs."""
+`.venv/bin/python tests/bench/rehearsal.py`; docs/speed.md says what it needs."""
 
 from __future__ import annotations
 

@@ -319,7 +319,7 @@ def build_stack(
     procs: dict[str, subprocess.Popen[bytes]] = {}
     try:
         stack.manage("migrate", "--noinput")
-        # README's claim about the production settings, held to on every run.
+        # docs/install.md's claim about the production settings, held to on every run.
         stack.manage("check", "--deploy", "--fail-level", "WARNING")
         stack.manage("collectstatic", "--noinput")
         if load is None:

@@ -270,7 +270,7 @@ def test_a_seat_let_go_and_claimed_again_is_flagged():
 
 
 def test_two_seats_claimed_before_the_deal_confirm_unflagged():
-    """What only the PIN can tell apart from one person with two browsers (README)."""
+    """What only the PIN can tell apart from one person with two browsers (the directors' guide, /help/: what a confirmation proves)."""
     t = table()
     a, b = sit(t, 0, "phone-a"), sit(t, 1, "phone-b")
     deal = enter(t, a)

@@ -225,7 +225,7 @@ def test_every_output_reads_the_one_standings(client, kind):
     )["standings"]
     assert [(p["place_label"], p["name"]) for p in feed["players"]] == expected
     assert [p["total"] for p in feed["players"]] == [row.total for row in standings.rows]
-    # A shared place names nothing that decided it (README), whatever the format.
+    # A shared place names nothing that decided it (docs/feeds.md), whatever the format.
     assert any(p["shared"] for p in feed["players"]) or kind == "championship"
     assert all(p["decided_by"] is None for p in feed["players"] if p["shared"])
 

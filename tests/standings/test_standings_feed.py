@@ -85,7 +85,7 @@ def test_the_feed_says_its_version_and_every_players_place(client):
         1, True, 1, True
     )  # fmt: skip
     # Level players at one table stay level: no tie-break set any of the four 10s apart,
-    # and a shared place names nothing that decided it (README), the group's first row too.
+    # and a shared place names nothing that decided it (docs/feeds.md), the group's first row too.
     assert [p["decided_by"] for p in players] == [None] * 8
     assert [p["decided_by"] for p in feed["standings"]["players"]] == [None] * 8
     seat = one.seats.select_related("player").get(position=0)

@@ -10,7 +10,7 @@ from core.backup import site_backup
 
 
 class Command(BaseCommand):
-    help = "Back up the whole site (database and media files) into one .tar.gz (README, Backup)."
+    help = "Back up the whole site (database and media files) into one .tar.gz (docs/backup.md)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", help="the file to write, or - for standard output")

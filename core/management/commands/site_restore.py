@@ -12,7 +12,7 @@ from core.backup import RestoreRefused, site_restore
 
 
 class Command(BaseCommand):
-    help = "Restore a site_backup file into a freshly migrated, empty database (README, Backup)."
+    help = "Restore a site_backup file into a freshly migrated, empty database (docs/backup.md)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("path", help="a file written by site_backup, or - for standard input")
