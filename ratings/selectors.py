@@ -13,7 +13,7 @@ from django.db.models import F, QuerySet, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
-from ratings.display import ChartPoint, provisional
+from ratings.display import ChartPoint, provisional, shown
 from ratings.models import Rating, RatingRun, RatingStep
 from rules import VARIANT_IDS
 from tournaments.models import Club, Event, Player
@@ -92,14 +92,28 @@ class HistoryRow:
     band: float  # 3σ
 
 
+@dataclass(frozen=True)
+class Standing:
+    """A player's rating in a game now: their last rated game's figures."""
+
+    mu: float
+    sigma: float
+    games: int
+    last_played: datetime.date
+
+    @property
+    def rating(self) -> float:
+        return shown(self.mu, self.sigma)
+
+
 @dataclass
 class GameHistory:
     """A player's rating in one game now, and after each of their rated games."""
 
     game: str
-    rating: Rating | None
     points: list[ChartPoint] = field(default_factory=list)
     rows: list[HistoryRow] = field(default_factory=list)
+    rating: Standing | None = None
 
     @property
     def provisional(self) -> bool:
@@ -107,15 +121,15 @@ class GameHistory:
 
 
 def player_rating_history(*, player: Player, private: bool) -> list[GameHistory]:
-    """`player`'s ratings per game with their history (two queries, however many games).
+    """`player`'s ratings per game with their history, in one query however many games.
+    The rating now is the last step's (the stored Rating is written from that very step:
+    reading it as well would cost the page a query for the same figures).
     `private`: the reader sees the club's private events (a director); for anyone else such
     an event's game still counts, without its name."""
     histories: dict[str, GameHistory] = {}
-    for rating in Rating.objects.filter(player=player, club_id=player.club_id):
-        histories[rating.game] = GameHistory(game=rating.game, rating=rating)
     steps = RatingStep.objects.filter(player=player, club_id=player.club_id).select_related("event")
     for step in steps.order_by("game", "seq"):
-        history = histories.setdefault(step.game, GameHistory(game=step.game, rating=None))
+        history = histories.setdefault(step.game, GameHistory(game=step.game))
         number = len(history.points) + 1
         history.points.append(
             ChartPoint(seq=number, rating=step.rating, mu=step.mu, sigma=step.sigma)
@@ -132,6 +146,9 @@ def player_rating_history(*, player: Player, private: bool) -> list[GameHistory]
                 mu=step.mu,
                 band=3 * step.sigma,
             )
+        )
+        history.rating = Standing(
+            mu=step.mu, sigma=step.sigma, games=number, last_played=step.played_on
         )
     order = {game: index for index, game in enumerate(VARIANT_IDS)}
     return sorted(histories.values(), key=lambda h: (order.get(h.game, len(order)), h.game))
