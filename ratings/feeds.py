@@ -23,7 +23,7 @@ def ratings_feed(
     a version, none is renamed or dropped."""
     players = [
         {
-            "rank": rating.rank,
+            "rank": rating.rank,  # type: ignore[attr-defined]  # annotated (club_ratings)
             "player_id": rating.player_id,
             "name": rating.player.name,
             "mu": rating.mu,

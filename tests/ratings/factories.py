@@ -15,7 +15,9 @@ from tournaments.models import Club, Event, Player
 GAME = "rutupeli"
 
 
-def run_for(club: Club, *, game: str = GAME, version: int = 1, games: int = 1, **fields) -> RatingRun:
+def run_for(
+    club: Club, *, game: str = GAME, version: int = 1, games: int = 1, **fields
+) -> RatingRun:
     run, _ = RatingRun.objects.update_or_create(
         club=club,
         game=game,
@@ -45,7 +47,9 @@ def rating_for(
     )
 
 
-def rated_club(count: int, *, club: Club | None = None, game: str = GAME) -> tuple[Club, list[Player]]:
+def rated_club(
+    count: int, *, club: Club | None = None, game: str = GAME
+) -> tuple[Club, list[Player]]:
     """A club with `count` rated players: the first the best (mu 40, then one less each)."""
     club = club or ClubFactory()
     players = Player.objects.bulk_create(

@@ -47,7 +47,8 @@ def test_the_feed_shape_and_version(client):
         "games": 12,
         "last_played": best["last_played"],
         "provisional": False,
-        "player_url": "http://testserver" + reverse("player_record", args=[club.slug, players[0].pk]),
+        "player_url": "http://testserver"
+        + reverse("player_record", args=[club.slug, players[0].pk]),
     }
     assert body["players"][-1]["provisional"] is True
     assert body["players"][-1]["rating"] == 6.0
@@ -73,7 +74,7 @@ def test_a_hidden_record_is_never_in_the_feed_not_even_for_the_director(client):
 
 
 def test_a_guest_is_in_the_feed_only_when_the_club_publishes_guests_pages(client):
-    club, players = rated_club(1)
+    club, _players = rated_club(1)
     rating_for(Player.objects.create(club=club, name="Guest", guest=True), mu=10)
     club.publish_guest_pages = False
     club.save()
@@ -84,7 +85,7 @@ def test_a_guest_is_in_the_feed_only_when_the_club_publishes_guests_pages(client
 
 
 def test_304_until_a_new_computation(client):
-    club, players = rated_club(2)
+    club, _players = rated_club(2)
     tag = client.get(feed_url(club))["ETag"]
     again = client.get(feed_url(club), HTTP_IF_NONE_MATCH=tag)
     assert again.status_code == 304 and again["ETag"] == tag
@@ -97,7 +98,7 @@ def test_304_until_a_new_computation(client):
 
 @pytest.mark.parametrize("count", [10, 100])
 def test_the_feed_takes_a_fixed_number_of_queries(client, django_assert_max_num_queries, count):
-    club, players = rated_club(count)
+    club, _players = rated_club(count)
     with django_assert_max_num_queries(5):
         body = client.get(feed_url(club)).json()
     assert len(body["players"]) == count

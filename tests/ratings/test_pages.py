@@ -16,8 +16,8 @@ from django.utils import timezone
 from ratings.display import history_chart, shown
 from ratings.models import RatingRun
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
-from tests.scoring.conftest import seated_event
 from tests.ratings.factories import GAME, rated_club, rated_event, rating_for, run_for
+from tests.scoring.conftest import seated_event
 from tournaments.models import Player, Role
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,7 @@ def director_of(club):
 
 
 def test_the_list_ranks_by_rating_with_one_decimal_and_marks_provisional(client):
-    club, players = rated_club(3)
+    club, _players = rated_club(3)
     rating_for(Player.objects.create(club=club, name="Newcomer"), mu=50.0, sigma=8.0, games=3)
     response = client.get(list_url(club))
     assert response.status_code == 200
@@ -58,7 +58,7 @@ def test_the_list_ranks_by_rating_with_one_decimal_and_marks_provisional(client)
 
 
 def test_filters_narrow_the_list(client):
-    club, players = rated_club(3)
+    club, _players = rated_club(3)
     long_ago = timezone.localdate() - datetime.timedelta(days=400)
     rating_for(Player.objects.create(club=club, name="Gone"), mu=45, games=30, last_played=long_ago)
     rating_for(Player.objects.create(club=club, name="Fresh"), mu=45, games=2)
@@ -75,7 +75,7 @@ def test_filters_narrow_the_list(client):
 
 
 def test_sorting_and_paging(client):
-    club, players = rated_club(60)
+    club, _players = rated_club(60)
     first = names(client.get(list_url(club)))
     assert len(first) == 50 and first[0] == "Rated 001"
     second = client.get(list_url(club, page=2))
@@ -89,7 +89,7 @@ def test_sorting_and_paging(client):
 
 
 def test_csv_and_xlsx_hold_every_row_as_filtered(client):
-    club, players = rated_club(60)
+    club, _players = rated_club(60)
     rating_for(Player.objects.create(club=club, name="Fresh"), mu=-30, sigma=3.0, games=2)
     url = reverse("club_rating_export", args=[club.slug, GAME, "csv"])
     response = client.get(url)
@@ -106,7 +106,9 @@ def test_csv_and_xlsx_hold_every_row_as_filtered(client):
     assert sheet.max_row == 62
     assert sheet.cell(row=2, column=3).value == 34.0
     assert isinstance(sheet.cell(row=2, column=5).value, datetime.datetime)
-    assert client.get(reverse("club_rating_export", args=[club.slug, GAME, "pdf"])).status_code == 404
+    assert (
+        client.get(reverse("club_rating_export", args=[club.slug, GAME, "pdf"])).status_code == 404
+    )
 
 
 def test_a_hidden_record_is_off_the_public_list_but_on_the_directors(client):
@@ -148,7 +150,7 @@ def test_304_while_nothing_changed_and_200_after_a_computation_or_a_hidden_recor
 
 
 def test_304_is_the_readers_own(client):
-    club, players = rated_club(2)
+    club, _players = rated_club(2)
     client.get(list_url(club))
     tag = client.get(list_url(club))["ETag"]
     assert client.get(list_url(club), HTTP_IF_NONE_MATCH=tag).status_code == 304
@@ -157,7 +159,7 @@ def test_304_is_the_readers_own(client):
 
 
 def test_being_updated_and_last_computed_are_said(client):
-    club, players = rated_club(2)
+    club, _players = rated_club(2)
     run_for(club, games=2, updating_since=timezone.now())
     body = client.get(list_url(club)).content.decode()
     assert "being rated" in body and "Last computed" in body
@@ -174,7 +176,7 @@ def test_empty_state_says_what_makes_ratings(client):
 
 
 def test_the_index_leads_to_the_games_list(client):
-    club, players = rated_club(2)
+    club, _players = rated_club(2)
     response = client.get(reverse("club_ratings", args=[club.slug]))
     assert response.status_code == 302 and response["Location"] == list_url(club)
     run_for(club, game="gin_romi")
@@ -183,14 +185,14 @@ def test_the_index_leads_to_the_games_list(client):
 
 
 def test_the_club_page_links_to_the_ratings(client):
-    club, players = rated_club(1)
+    club, _players = rated_club(1)
     body = client.get(club.get_absolute_url()).content.decode()
     assert reverse("club_ratings", args=[club.slug]) in body
 
 
 @pytest.mark.parametrize("count", [10, 100])
 def test_the_list_takes_a_fixed_number_of_queries(client, django_assert_max_num_queries, count):
-    club, players = rated_club(count)
+    club, _players = rated_club(count)
     with django_assert_max_num_queries(9):
         response = client.get(list_url(club, per_page=100))
     assert len(names(response)) == count
