@@ -24,9 +24,10 @@ def provisional(games: int) -> bool:
 
 
 # The chart's drawing box (the SVG's viewBox; it scales to the page's width).
-CHART_WIDTH = 600
+# 480 wide: on a 390 px phone the labels (18 units) are still about 13 px.
+CHART_WIDTH = 480
 CHART_HEIGHT = 240
-_LEFT, _RIGHT, _TOP, _BOTTOM = 44, 12, 12, 28
+_LEFT, _RIGHT, _TOP, _BOTTOM = 46, 14, 12, 32
 
 
 @dataclass(frozen=True)
