@@ -99,6 +99,6 @@ def test_304_until_a_new_computation(client):
 @pytest.mark.parametrize("count", [10, 100])
 def test_the_feed_takes_a_fixed_number_of_queries(client, django_assert_max_num_queries, count):
     club, _players = rated_club(count)
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(4):
         body = client.get(feed_url(club)).json()
     assert len(body["players"]) == count

@@ -193,7 +193,7 @@ def test_the_club_page_links_to_the_ratings(client):
 @pytest.mark.parametrize("count", [10, 100])
 def test_the_list_takes_a_fixed_number_of_queries(client, django_assert_max_num_queries, count):
     club, _players = rated_club(count)
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(6):
         response = client.get(list_url(club, per_page=100))
     assert len(names(response)) == count
 
@@ -263,3 +263,19 @@ def test_the_chart_draws_the_band_around_the_line():
     band_y = [float(point.split(",")[1]) for point in chart.band.split()]
     assert band_y[0] < line_y[0] and band_y[1] < line_y[1]
     assert shown(25.0, 8.0) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("fi", ["Mitä rankingluku tarkoittaa", "μ − 3σ", "Rankingluvut: Rutupeli", "alustava"]),
+        ("hu", ["Mit jelent az értékszám", "μ − 3σ", "Értékszámok: Rutupeli", "ideiglenes"]),
+    ],
+)
+def test_the_list_explains_the_number_in_each_language(client, settings, language, words):
+    club, players = rated_club(2)
+    rating_for(Player.objects.create(club=club, name="Newcomer"), mu=50.0, sigma=8.0, games=3)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    body = client.get(list_url(club)).content.decode()
+    for word in words:
+        assert word in body
