@@ -21,7 +21,7 @@ def row_names(page) -> list[str]:
 
 
 def test_the_rating_list_filters_sorts_and_pages(live_server, phone):
-    club, players = rated_club(55)
+    club, _players = rated_club(55)
     long_ago = timezone.localdate() - datetime.timedelta(days=500)
     rating_for(Player.objects.create(club=club, name="Long gone"), mu=60, last_played=long_ago)
     rating_for(Player.objects.create(club=club, name="Newcomer"), mu=35, sigma=7, games=3)

@@ -193,7 +193,7 @@ def test_the_club_page_links_to_the_ratings(client):
 @pytest.mark.parametrize("count", [10, 100])
 def test_the_list_takes_a_fixed_number_of_queries(client, django_assert_max_num_queries, count):
     club, _players = rated_club(count)
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):
         response = client.get(list_url(club, per_page=100))
     assert len(names(response)) == count
 
@@ -273,7 +273,7 @@ def test_the_chart_draws_the_band_around_the_line():
     ],
 )
 def test_the_list_explains_the_number_in_each_language(client, settings, language, words):
-    club, players = rated_club(2)
+    club, _players = rated_club(2)
     rating_for(Player.objects.create(club=club, name="Newcomer"), mu=50.0, sigma=8.0, games=3)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     body = client.get(list_url(club)).content.decode()
