@@ -11,6 +11,7 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("formats.urls")),
     path("", include("standings.urls")),
+    path("", include("ratings.urls")),
     path("", include("records.urls")),
     # Printing before the leagues: "league.pdf" is printing's (see printing/urls.py).
     path("", include("printing.urls")),

@@ -9,3 +9,6 @@ from django.utils.translation import gettext_lazy as _
 class RatingsConfig(AppConfig):
     name = "ratings"
     verbose_name = _("Ratings")
+
+    def ready(self) -> None:
+        from ratings import sections  # noqa: F401  # an event's rating changes (standings.sections)

@@ -9,8 +9,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from core.tables import EXPORT_FORMATS, csv_separator, export_name, export_response
+from ratings.display import history_chart
+from ratings.selectors import player_rating_history
 from records.selectors import PlayerRecord, my_players, player_record_for
 from records.tables import player_events_table, record_tables
+from rules import VARIANT_IDS, get_variant
 from tournaments.merge import merged_into
 from tournaments.models import Player
 
@@ -41,8 +44,22 @@ def player_record_page(request: HttpRequest, slug: str, player_id: int) -> HttpR
         "club": record.player.club,
         "record": record,
         **record_tables(record, request=request),
+        "rating_histories": rating_histories(record.player, private=record.shows_private),
     }
     return render(request, "records/player_record.html", context)
+
+
+def rating_histories(player: Player, *, private: bool) -> list[dict[str, object]]:
+    """Each game's rating history with its chart, for the page's ratings section."""
+    return [
+        {
+            "history": history,
+            "chart": history_chart(history.points),
+            "name": get_variant(history.game).name,
+        }
+        for history in player_rating_history(player=player, private=private)
+        if history.game in VARIANT_IDS
+    ]
 
 
 def player_record_export(

@@ -33,6 +33,7 @@ from scoring.public_cache import (
     stamp_keys,
 )
 from scoring.selectors import event_sheets
+from standings.sections import event_sections
 from standings.selectors import public_stages
 from standings.standings import event_standings
 from tournaments.models import Event
@@ -128,7 +129,7 @@ def render_live(request: HttpRequest, event: Event, poll_tag: str | None = None)
     # (`poll_tag`: the live part polls nothing itself.)
     # Every round's own page and seating, not only the newest's (the big screen needs none).
     stages = [] if event.spec.one_stage else public_stages(event=event)
-    context = {**live_context(event), "stages": stages}
+    context = {**live_context(event), "stages": stages, "sections": event_sections(event)}
     return render_to_string("standings/_event_live.html", context, request)
 
 

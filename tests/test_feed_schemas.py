@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator, FormatChecker
 from referencing import Registry, Resource
 
 from core import health
+from ratings.models import RatingRun
 from scoring.models import DealVersion
 from tests.factories import ClubFactory, MembershipFactory, UserFactory
 from tests.leagues.league_helpers import night, players_of, season_of
@@ -37,7 +38,7 @@ pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "docs" / "schemas"
-NAMES = ("standings", "league", "healthz", "player-data", "my-data")
+NAMES = ("standings", "league", "ratings", "healthz", "player-data", "my-data")
 
 FORMAT = FormatChecker()
 
@@ -123,6 +124,13 @@ def test_the_demo_sites_every_feed_and_download_matches_its_schema(client):
         assert_valid("league", league_feed(client, season))
         feeds += 1
     assert feeds > 10, "the demo has events of every kind and two seasons"
+    rated = 0
+    for run in RatingRun.objects.select_related("club"):
+        url = reverse("club_ratings_feed", args=[run.club.slug, run.game])
+        document = client.get(url).json()
+        assert_valid("ratings", document)
+        rated += len(document["players"])
+    assert rated > 10, "the demo club has a rated history"
 
     director = get_user_model().objects.get(username="director")
     client.force_login(director)
