@@ -14,7 +14,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-import markdown
+import markdown  # type: ignore[import-untyped]  # ships no type hints
 from django.conf import settings
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -61,25 +61,23 @@ BY_SLUG = {page.slug: page for page in PAGES}
 SECTIONS: dict[tuple[str, str], Promise] = {
     ("club-night", "new-event"): _("Creating an event"),
     ("club-night", "registration"): _("Registration"),
-    ("club-night", "adding-players"): _("Adding players yourself"),
     ("club-night", "check-in"): _("Check-in at the door"),
     ("club-night", "draw"): _("Drawing the tables"),
     ("club-night", "late-arrivals"): _("Late arrivals"),
     ("club-night", "score-entry"): _("Score entry at the table"),
     ("club-night", "corrections"): _("Corrections and history"),
-    ("club-night", "finishing"): _("Finishing the event"),
     ("championship", "closing-a-stage"): _("Closing a stage"),
+    ("championship", "corrections"): _("Corrections after a close"),
     ("series", "next-round"): _("Drawing the next round"),
     ("gin", "pairing"): _("Pairing a round"),
     ("confirmation", "flagged"): _("Confirmations to look at"),
-    ("confirmation", "pins"): _("PINs"),
+    ("confirmation", "wrong-pins"): _("Wrong PINs"),
+    ("roster", "players"): _("The club's players"),
     ("roster", "adding"): _("Adding players"),
     ("roster", "merging"): _("Merging duplicate players"),
     ("roster", "privacy"): _("Privacy"),
-    ("publishing", "private-public"): _("Private and published events"),
     ("publishing", "club-settings"): _("Settings of the public pages"),
     ("publishing", "mail"): _("Mail to players"),
-    ("standings", "tie-breaks"): _("Tie-breaks"),
     ("leagues", "seasons"): _("Seasons"),
     ("leagues", "scheme"): _("The scheme"),
     ("printing", "table-sheets"): _("Table sheets"),
@@ -117,8 +115,8 @@ def rendered_help(slug: str, language: str) -> RenderedHelp:
         output_format="html",
     )
     html = md.convert(path.read_text(encoding="utf-8"))
-    ids = frozenset(_ids(md.toc_tokens))  # type: ignore[attr-defined]
-    return RenderedHelp(html=html, toc=md.toc, ids=ids)  # type: ignore[attr-defined]
+    ids = frozenset(_ids(md.toc_tokens))
+    return RenderedHelp(html=html, toc=md.toc, ids=ids)
 
 
 def _ids(tokens: list[dict[str, object]]) -> list[str]:

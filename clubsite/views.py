@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from clubsite.help import BY_SLUG, PAGES, help_language, rendered_help
+from clubsite.help import BY_SLUG, PAGES, Audience, help_language, rendered_help
 
 
 def help_index(request: HttpRequest) -> HttpResponse:
@@ -26,8 +26,11 @@ def _help(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "page": BY_SLUG[slug],
         # The project's own Markdown, rendered from files in the repository.
-        "body": mark_safe(rendered.html),  # noqa: S308
-        "toc": mark_safe(rendered.toc),  # noqa: S308
-        "pages": [page for page in PAGES if page.slug != "index"],
+        "body": mark_safe(rendered.html),
+        "toc": mark_safe(rendered.toc),
+        "for_directors": [page for page in PAGES if page.audience == Audience.DIRECTORS],
+        "for_everyone": [
+            page for page in PAGES if page.audience != Audience.DIRECTORS and page.slug != "index"
+        ],
     }
     return render(request, "help/page.html", context)
