@@ -66,6 +66,8 @@ SECTIONS: dict[tuple[str, str], Promise] = {
     ("club-night", "late-arrivals"): _("Late arrivals"),
     ("club-night", "score-entry"): _("Score entry at the table"),
     ("club-night", "corrections"): _("Corrections and history"),
+    ("club-night", "ranking"): _("The ranking during the evening"),
+    ("standings", "tie-breaks"): _("Tie-breaks"),
     ("championship", "closing-a-stage"): _("Closing a stage"),
     ("championship", "corrections"): _("Corrections after a close"),
     ("series", "next-round"): _("Drawing the next round"),
@@ -97,6 +99,20 @@ class RenderedHelp:
     html: str
     toc: str
     ids: frozenset[str]
+
+    @property
+    def lead(self) -> str:
+        """What comes before the first section: shown above the table of contents."""
+        return self.html[: self._first_section]
+
+    @property
+    def sections(self) -> str:
+        return self.html[self._first_section :]
+
+    @property
+    def _first_section(self) -> int:
+        at = self.html.find("<h2")
+        return len(self.html) if at < 0 else at
 
 
 @functools.lru_cache(maxsize=len(PAGES) * len(LANGUAGES))

@@ -26,7 +26,8 @@ def _help(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "page": BY_SLUG[slug],
         # The project's own Markdown, rendered from files in the repository.
-        "body": mark_safe(rendered.html),
+        "lead": mark_safe(rendered.lead),
+        "body": mark_safe(rendered.sections),
         "toc": mark_safe(rendered.toc),
         "for_directors": [page for page in PAGES if page.audience == Audience.DIRECTORS],
         "for_everyone": [
