@@ -119,6 +119,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # clubsite is no installed app: its tags (the help's "?") are named here.
+            "libraries": {"help_tags": "clubsite.templatetags.help_tags"},
         },
     },
 ]

@@ -3,6 +3,8 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import include, path
 
+from clubsite import views
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
@@ -17,6 +19,9 @@ urlpatterns = [
     path("", include("printing.urls")),
     path("", include("leagues.urls")),
     path("", include("privacy.urls")),
+    # The directors' and players' help (clubsite/help.py).
+    path("help/", views.help_index, name="help_index"),
+    path("help/<slug:slug>/", views.help_page, name="help_page"),
 ]
 
 # The site's own error pages (translated, phone-sized); used only when DEBUG is off.

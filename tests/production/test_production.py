@@ -23,6 +23,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.urls.exceptions import Resolver404
 from pypdf import PdfReader
 
+from clubsite.help import PAGES
 from tests.production.browser import Answer, Visitor
 from tests.production.conftest import Crawled
 from tests.production.stack import (
@@ -127,12 +128,26 @@ def test_the_crawl_reaches_every_kind_of_page_and_file(crawled):
         ("admin", "index"),
         ("admin", "scoring_deal_changelist"),
         ("admin", "scoring_deal_change"),
+        ("anonymous", "help_index"),
+        ("anonymous", "help_page"),
+        ("director", "help_page"),
     ]:
         assert (visitor, name) in reached, f"the {visitor} crawl never reached {name}"
     static = [a for a in crawled.answers if a.path.startswith("/static/") and a.status == 200]
     # Collected under hashed names (site.1a2b3c4d5e6f.css), fonts included.
     assert any(re.search(r"/static/css/site\.[0-9a-f]{12}\.css$", a.path) for a in static)
     assert all(a.status != 404 for a in crawled.answers if a.path.startswith("/static/"))
+
+
+def test_the_crawl_reads_every_help_page_and_follows_its_links(crawled):
+    """The help is reached from every page's navigation: each of its pages answers, and no
+    link in it (to another help page, to the site's own pages) is broken."""
+    help_answers = [a for a in crawled.anonymous if a.path.startswith("/help/")]
+    reached = {a.path for a in help_answers if a.status == 200}
+    for page in PAGES:
+        path = "/help/" if page.slug == "index" else f"/help/{page.slug}/"
+        assert path in reached, f"the crawl never read {path}"
+    assert [f"{a.status} {a.path}" for a in help_answers if a.status != 200] == []
 
 
 def _fonts(reader: PdfReader) -> set[str]:
