@@ -9,3 +9,7 @@ from django.utils.translation import gettext_lazy as _
 class RatingsConfig(AppConfig):
     name = "ratings"
     verbose_name = _("Ratings")
+
+    def ready(self) -> None:
+        # Receivers of tournaments.changes' signals, connected once the apps load.
+        from ratings import receivers  # noqa: F401

@@ -27,6 +27,9 @@ class RatingRun(models.Model):
     computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
     # Set when a computation is asked for, cleared when one finishes with nothing newer asked.
     updating_since = models.DateTimeField(_("being updated since"), null=True, blank=True)
+    # The latest ask: a computation that started reading after it counts the change that
+    # asked, and may clear `updating_since`; one that started before leaves it set.
+    asked_at = models.DateTimeField(_("last asked for"), null=True, blank=True)
     games = models.PositiveIntegerField(_("games rated"), default=0)
 
     class Meta:
@@ -83,6 +86,10 @@ class RatingStep(models.Model):
     )
     game = models.CharField(_("game"), max_length=32)
     seq = models.PositiveIntegerField(_("game number"))
+    # Where the game falls in the order played (`played_on`, `event`, then these two: 0
+    # for an imported event): what a correction's replay finds its first game by.
+    stage_number = models.PositiveSmallIntegerField(_("stage number"), default=0)
+    table_number = models.PositiveSmallIntegerField(_("table number"), default=0)
     player = models.ForeignKey(
         Player, on_delete=models.CASCADE, related_name="rating_steps", verbose_name=_("player")
     )
@@ -112,6 +119,8 @@ class RatingStep(models.Model):
     sigma_before = models.FloatField(_("sigma before"))
     mu = models.FloatField(_("mu"))
     sigma = models.FloatField(_("sigma"))
+    # The player's rated games in this game of the club, this one included.
+    games = models.PositiveIntegerField(_("games"), default=1)
 
     class Meta:
         ordering = ["club", "game", "seq", "place", "player"]
@@ -124,6 +133,7 @@ class RatingStep(models.Model):
         ]
         indexes = [
             models.Index(fields=["club", "game", "seq"], name="rating_step_replay"),
+            models.Index(fields=["club", "game", "played_on"], name="rating_step_played"),
             models.Index(fields=["player", "game", "seq"], name="rating_step_history"),
             models.Index(fields=["event"], name="rating_step_event"),
         ]
