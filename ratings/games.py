@@ -104,31 +104,29 @@ def from_key(key: GameKey, prefix: str = "") -> Q:
     )
 
 
-@dataclass(frozen=True)
 class _Seat:
-    """A seat as the sheet reads it (`Seat`'s fields that `TableSheet.order` reads)."""
+    """A seat as the sheet reads it (`Seat`'s fields that `TableSheet.order` reads); a
+    plain slotted class: a history has a hundred thousand of them."""
 
-    position: int
-    player_id: int
-    is_first_dealer: bool
+    __slots__ = ("is_first_dealer", "player_id", "position")
+
+    def __init__(self, position: int, player_id: int, is_first_dealer: bool) -> None:
+        self.position = position
+        self.player_id = player_id
+        self.is_first_dealer = is_first_dealer
 
 
-@dataclass(frozen=True)
 class _Deal:
     """A deal as the sheet reads it (`Deal`'s fields that a standing reads)."""
 
-    number: int
-    points: Any
-    flags: Any
-    status: str
+    __slots__ = ("flags", "is_confirmed", "is_voided", "number", "points")
 
-    @property
-    def is_voided(self) -> bool:
-        return self.status == DealStatus.VOIDED
-
-    @property
-    def is_confirmed(self) -> bool:
-        return self.status == DealStatus.CONFIRMED
+    def __init__(self, number: int, points: Any, flags: Any, status: str) -> None:
+        self.number = number
+        self.points = points
+        self.flags = flags
+        self.is_voided = status == DealStatus.VOIDED
+        self.is_confirmed = status == DealStatus.CONFIRMED
 
 
 class _ClubTieBreaks(TableTieBreaks):

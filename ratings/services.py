@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import datetime
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max, OuterRef, Subquery
+from django.db.models import Max, Model
 from django.utils import timezone
 
 from ratings.engine import Skill, Step, rate_games, shown
@@ -29,7 +29,6 @@ from ratings.games import RATED_GAMES, GameKey, RatedGame, club_rated_games, fro
 from ratings.models import Rating, RatingRun, RatingStep
 from tournaments.models import Club, Event
 
-BATCH = 5000
 # The first half of the advisory lock's key: the ratings' own (no other lock uses it).
 LOCK_CLASS = 0x5241  # "RA"
 
@@ -60,36 +59,32 @@ def ratings_update(*, club_id: int, game: str, since: GameKey | None) -> RatingR
             )
             if first is None:  # nothing stored from there on: append after the last game
                 first = (steps.aggregate(last=Max("seq"))["last"] or 0) + 1
-        replayed = set(steps.filter(seq__gte=first).values_list("player_id", flat=True).distinct())
         # From the first game on; every game when the replay starts at the first (a game
         # never rated before `since` is rated then too).
         games = club_rated_games(club_id=club_id, game=game, since=since if first > 1 else None)
-        players = replayed | {p.player for g in games for p in g.placings}
-        skills, last_played = _before(club_id, game, first, players)
+        playing = {p.player for g in games for p in g.placings}
+        skills, last_played, replayed = _before(club_id, game, first, playing)
+        players = replayed | playing
         rated = rate_games([g.placings for g in games], skills)
-        steps.filter(seq__gte=first).delete()
-        RatingStep.objects.bulk_create(_steps(club_id, game, first, games, rated), batch_size=BATCH)
+        steps.filter(seq__gte=first).order_by().delete()
+        _insert(RatingStep, STEP_FIELDS, _step_rows(club_id, game, first, games, rated))
         for g in games:
             for p in g.placings:
                 last_played[p.player] = g.played_on
-        Rating.objects.filter(club_id=club_id, game=game, player_id__in=sorted(players)).delete()
-        Rating.objects.bulk_create(
-            [
-                Rating(
-                    club_id=club_id,
-                    game=game,
-                    player_id=player,
-                    mu=skills[player].mu,
-                    sigma=skills[player].sigma,
-                    rating=shown(skills[player].mu, skills[player].sigma),
-                    games=skills[player].games,
-                    last_played=last_played[player],
-                )
-                for player in sorted(players)
-                if player in skills
-            ],
-            batch_size=BATCH,
-        )
+        ratings = Rating.objects.filter(club_id=club_id, game=game).order_by()
+        if first > 1:
+            ratings = ratings.filter(player_id__in=sorted(players))
+        ratings.delete()
+        _insert(
+            Rating,
+            RATING_FIELDS,
+            (
+                (club_id, game, player, skill.mu, skill.sigma, shown(skill.mu, skill.sigma),
+                 skill.games, last_played[player])
+                for player, skill in sorted(skills.items())
+                if player in players
+            ),
+        )  # fmt: skip
         run.version += 1
         run.computed_at = timezone.now()
         run.games = first - 1 + len(games)
@@ -152,44 +147,86 @@ def _run(club_id: int, game: str) -> RatingRun:
 
 
 def _before(
-    club_id: int, game: str, first: int, players: set[int]
-) -> tuple[dict[int, Skill], dict[int, datetime.date]]:
-    """Each of `players`' skill after their last game before game `first`, and that game's
-    day (a player with none starts new). One query."""
+    club_id: int, game: str, first: int, playing: set[int]
+) -> tuple[dict[int, Skill], dict[int, datetime.date], set[int]]:
+    """Each player's skill after their last game before game `first` (a player with none
+    is new), for the players of the games replayed (`playing`) and of the stored games
+    from `first` on (the third value); the day of that last game.
+
+    Read without a search for each player's last step before `first`: a player with a
+    stored step from `first` on started it from their skill before (its `mu_before`,
+    `sigma_before`); a player with none has their current rating as their skill before.
+    At most three queries, whatever the history."""
     skills: dict[int, Skill] = {}
     days: dict[int, datetime.date] = {}
-    if first <= 1 or not players:
-        return skills, days
-    mine = RatingStep.objects.filter(club_id=club_id, game=game, seq__lt=first)
-    latest = mine.filter(player_id=OuterRef("player_id")).order_by("-seq").values("seq")[:1]
-    for player, mu, sigma, games, day in mine.filter(
-        player_id__in=sorted(players), seq=Subquery(latest)
-    ).values_list("player_id", "mu", "sigma", "games", "played_on"):
-        skills[player] = Skill(mu=mu, sigma=sigma, games=games)
-        days[player] = day
-    return skills, days
+    replayed: set[int] = set()
+    if first <= 1:
+        return skills, days, replayed
+    mine = RatingStep.objects.filter(club_id=club_id, game=game)
+    for player, mu, sigma, games in (
+        mine.filter(seq__gte=first)
+        .order_by("seq")
+        .values_list("player_id", "mu_before", "sigma_before", "games")
+    ):
+        if player not in replayed:
+            replayed.add(player)
+            if games > 1:
+                skills[player] = Skill(mu=mu, sigma=sigma, games=games - 1)
+    current = sorted(playing - replayed)
+    if current:
+        for player, mu, sigma, games, day in Rating.objects.filter(
+            club_id=club_id, game=game, player_id__in=current
+        ).values_list("player_id", "mu", "sigma", "games", "last_played"):
+            skills[player] = Skill(mu=mu, sigma=sigma, games=games)
+            days[player] = day
+    # Who keeps a rating without playing a game replayed needs the day they last played.
+    idle = sorted(player for player in replayed - playing if player in skills)
+    if idle:
+        days.update(
+            mine.filter(seq__lt=first, player_id__in=idle)
+            .order_by()
+            .values("player_id")
+            .annotate(day=Max("played_on"))
+            .values_list("player_id", "day")
+        )
+    return skills, days, replayed
 
 
-def _steps(
+STEP_FIELDS = (
+    "club_id", "game", "seq", "stage_number", "table_number", "player_id", "played_on",
+    "event_id", "stage_id", "table_id", "place", "mu_before", "sigma_before", "mu", "sigma",
+    "games",
+)  # fmt: skip
+RATING_FIELDS = ("club_id", "game", "player_id", "mu", "sigma", "rating", "games", "last_played")
+
+
+def _step_rows(
     club_id: int, game: str, first: int, games: list[RatedGame], rated: list[list[Step[int]]]
-) -> Iterable[RatingStep]:
+) -> Iterable[tuple[object, ...]]:
     for seq, (played, steps) in enumerate(zip(games, rated, strict=True), start=first):
         for step in steps:
-            yield RatingStep(
-                club_id=club_id,
-                game=game,
-                seq=seq,
-                stage_number=played.stage_number,
-                table_number=played.table_number,
-                player_id=step.player,
-                played_on=played.played_on,
-                event_id=played.event_id,
-                stage_id=played.stage_id,
-                table_id=played.table_id,
-                place=step.place,
-                mu_before=step.before.mu,
-                sigma_before=step.before.sigma,
-                mu=step.after.mu,
-                sigma=step.after.sigma,
-                games=step.after.games,
-            )
+            yield (
+                club_id, game, seq, played.stage_number, played.table_number, step.player,
+                played.played_on, played.event_id, played.stage_id, played.table_id, step.place,
+                step.before.mu, step.before.sigma, step.after.mu, step.after.sigma,
+                step.after.games,
+            )  # fmt: skip
+
+
+def _insert(model: type[Model], fields: Sequence[str], rows: Iterable[tuple[object, ...]]) -> None:
+    """Insert `rows` (values of `fields`, the columns' attribute names) in one statement
+    run for every row (`executemany`): one query however many rows, where bulk_create would
+    send a batch per few dozen rows on SQLite (its limit of parameters), and without the
+    per-field preparation a history of 100,000 steps would spend seconds in."""
+    rows = list(rows)
+    if not rows:
+        return
+    opts = model._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(opts.get_field(name).column) for name in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            f"INSERT INTO {quote(opts.db_table)} ({columns}) VALUES ({marks})",
+            rows,
+        )
