@@ -214,19 +214,26 @@ def _step_rows(
 
 
 def _insert(model: type[Model], fields: Sequence[str], rows: Iterable[tuple[object, ...]]) -> None:
-    """Insert `rows` (values of `fields`, the columns' attribute names) in one statement
-    run for every row (`executemany`): one query however many rows, where bulk_create would
-    send a batch per few dozen rows on SQLite (its limit of parameters), and without the
-    per-field preparation a history of 100,000 steps would spend seconds in."""
+    """Insert `rows` (values of `fields`, the columns' attribute names) in one query however
+    many: on PostgreSQL one INSERT from UNNEST of one array per column, elsewhere one
+    statement run for every row (`executemany`). bulk_create would send a batch per few
+    dozen rows on SQLite (its limit of parameters) and spend seconds preparing a history's
+    hundred thousand steps field by field."""
     rows = list(rows)
     if not rows:
         return
     opts = model._meta
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(opts.get_field(name).column) for name in fields)
-    marks = ", ".join(["%s"] * len(fields))
+    columns = [opts.get_field(name) for name in fields]
+    names = ", ".join(quote(field.column) for field in columns)
+    table = quote(opts.db_table)
     with connection.cursor() as cursor:
-        cursor.executemany(
-            f"INSERT INTO {quote(opts.db_table)} ({columns}) VALUES ({marks})",
-            rows,
-        )
+        if connection.vendor == "postgresql":
+            arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in columns)
+            cursor.execute(
+                f"INSERT INTO {table} ({names}) SELECT * FROM UNNEST({arrays})",
+                [list(values) for values in zip(*rows, strict=True)],
+            )
+        else:
+            marks = ", ".join(["%s"] * len(fields))
+            cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
