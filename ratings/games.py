@@ -152,13 +152,6 @@ def club_rated_games(*, club_id: int, game: str, since: GameKey | None = None) -
     }
     if not events:
         return []
-    # Forty nights of one game share one rules object (built once, not per event).
-    variants: dict[str, Variant] = {}
-    for event in events.values():
-        options = json.dumps(event.variant_options, sort_keys=True)
-        if options not in variants:
-            variants[options] = event.variant
-        event.__dict__["_variant"] = variants[options]
     merged = _merged(club_id)
     games = [*_table_games(events, events_q, merged), *_imported_games(events_q, merged)]
     # A game of fewer than two (a merge left one person at a table of two) rates nobody.
@@ -205,8 +198,15 @@ def _table_games(
     table_q = {f"stage__{name}": value for name, value in stage_q.items()}
     sub_q = {f"table__{name}": value for name, value in table_q.items()}
     stages = {}
+    # Forty nights of one game share one rules object (built once, not per event).
+    variants: dict[str, Variant] = {}
     for stage in Stage.objects.filter(**stage_q).only("event_id", "number", "status", "outcome"):
-        stage.event = events[stage.event_id]
+        event = stage.event = events[stage.event_id]
+        if "_variant" not in event.__dict__:
+            options = json.dumps(event.variant_options, sort_keys=True)
+            if options not in variants:
+                variants[options] = event.variant
+            event.__dict__["_variant"] = variants[options]
         stages[stage.pk] = stage
     if not stages:
         return []
