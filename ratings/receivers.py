@@ -1,9 +1,9 @@
 """What a results change does to the ratings: a replay queued on commit, from the first
 game it can touch.
 
+* past results imported: each game's imported events, from the earliest of them;
 * a stage closed, a night (or a series, a head-to-head event) finished, a round drawn that
-  closed the one before, past results imported, the event's settings changed: from the
-  event's first game (its games already rated are replayed; a new stage after every game
+  closed the one before, the event's settings changed: from the event's first game (its games already rated are replayed; a new stage after every game
   rated is the incremental path);
 * a deal saved, confirmed or voided at a table of a closed stage (a correction): from that
   table on; at a table still in play, nothing (it is rated when its stage closes);
@@ -20,7 +20,7 @@ from typing import Any
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 
-from ratings.games import RATED_GAMES
+from ratings.games import RATED_GAMES, GameKey
 from ratings.models import RatingStep
 from ratings.services import ratings_ask_many
 from ratings.tasks import ratings_update_queue
@@ -88,6 +88,9 @@ def _event_changed(event_id: int, reason: str) -> None:
     )
     if event is None:
         return
+    if reason == "imported":
+        _imported(event["club_id"])
+        return
     if reason in ("seating_changed", "settings") and not (
         event["format"] in format_ids(imported=True)
         or Stage.objects.filter(event_id=event_id, status=StageStatus.FINISHED).exists()
@@ -96,6 +99,21 @@ def _event_changed(event_id: int, reason: str) -> None:
     ratings_update_queue(
         club_id=event["club_id"], game=event["variant_id"], since=(event["date"], event_id, 0, 0)
     )
+
+
+def _imported(club_id: int) -> None:
+    """Past results imported: the import tells of one event per season, so each game's
+    imported events are replayed from the earliest of them (one query; an import is rare,
+    and its events are usually the club's oldest)."""
+    earliest: dict[str, GameKey] = {}
+    for event_id, game, day in Event.objects.filter(
+        club_id=club_id, format__in=format_ids(imported=True), variant_id__in=RATED_GAMES
+    ).values_list("pk", "variant_id", "date"):
+        key: GameKey = (day, event_id, 0, 0)
+        if game not in earliest or key < earliest[game]:
+            earliest[game] = key
+    for game, since in sorted(earliest.items()):
+        ratings_update_queue(club_id=club_id, game=game, since=since)
 
 
 @receiver(results_changed_many, dispatch_uid="ratings.receivers.results_changed_many")
