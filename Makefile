@@ -49,7 +49,7 @@ lint: install ## No conflict markers; ruff check and format check; the import la
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy rules core accounts tournaments scoring formats standings records leagues printing privacy demo clubsite
+	$(VENV)/bin/mypy rules core accounts tournaments scoring formats standings ratings records leagues printing privacy demo clubsite
 
 format: install ## Apply ruff's formatting and safe fixes
 	$(VENV)/bin/ruff check --fix .

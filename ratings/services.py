@@ -19,9 +19,10 @@ from __future__ import annotations
 import datetime
 import zlib
 from collections.abc import Iterable, Sequence
+from typing import Any, cast
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Max, Model
+from django.db.models import Field, Max, Model
 from django.utils import timezone
 
 from ratings.engine import Skill, Step, rate_games, shown
@@ -51,14 +52,13 @@ def ratings_update(*, club_id: int, game: str, since: GameKey | None) -> RatingR
         started = timezone.now()
         run = _run(club_id, game)
         steps = RatingStep.objects.filter(club_id=club_id, game=game)
-        if since is None:
-            first = 1
-        else:
-            first = (
+        first = 1
+        if since is not None:
+            stored = (
                 steps.filter(from_key(since)).order_by("seq").values_list("seq", flat=True).first()
             )
-            if first is None:  # nothing stored from there on: append after the last game
-                first = (steps.aggregate(last=Max("seq"))["last"] or 0) + 1
+            # Nothing stored from there on: the games are appended after the last one.
+            first = stored or (steps.aggregate(last=Max("seq"))["last"] or 0) + 1
         # From the first game on; every game when the replay starts at the first (a game
         # never rated before `since` is rated then too).
         games = club_rated_games(club_id=club_id, game=game, since=since if first > 1 else None)
@@ -224,7 +224,7 @@ def _insert(model: type[Model], fields: Sequence[str], rows: Iterable[tuple[obje
         return
     opts = model._meta
     quote = connection.ops.quote_name
-    columns = [opts.get_field(name) for name in fields]
+    columns = [cast("Field[Any, Any]", opts.get_field(name)) for name in fields]
     names = ", ".join(quote(field.column) for field in columns)
     table = quote(opts.db_table)
     with connection.cursor() as cursor:
@@ -236,4 +236,6 @@ def _insert(model: type[Model], fields: Sequence[str], rows: Iterable[tuple[obje
             )
         else:
             marks = ", ".join(["%s"] * len(fields))
-            cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
+            cursor.executemany(
+                f"INSERT INTO {table} ({names}) VALUES ({marks})", cast("list[Any]", rows)
+            )

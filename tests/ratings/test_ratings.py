@@ -30,7 +30,7 @@ from tests.ratings.helpers import night, players_of, ratings_of, steps_of
 from tests.scoring.conftest import new_request_id
 from tournaments.event_formats import EventFormat
 from tournaments.merge import player_merge, player_merge_undo
-from tournaments.models import Event, ImportedResult, Player, Stage, StageStatus
+from tournaments.models import Event, ImportedResult, Player
 
 pytestmark = pytest.mark.django_db
 
