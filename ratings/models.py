@@ -81,8 +81,19 @@ class RatingStep(models.Model):
     the club's history of that game (1, 2, …, in the order played): a correction replays
     from the first game it touches by deleting the steps from there on."""
 
+    # A history has a hundred thousand steps, rewritten whole by a replay from nothing: each
+    # index and each checked key slows that. The club's and the player's indexes are the
+    # prefixes of the constraint's and "rating_step_history"; no key is checked by the
+    # database (`db_constraint=False`): the steps are derived, written only by
+    # ratings.services from the rows it has just read in the same transaction, and Django
+    # still deletes them with what they point to (on_delete).
     club = models.ForeignKey(
-        Club, on_delete=models.CASCADE, related_name="rating_steps", verbose_name=_("club")
+        Club,
+        on_delete=models.CASCADE,
+        related_name="rating_steps",
+        verbose_name=_("club"),
+        db_index=False,
+        db_constraint=False,
     )
     game = models.CharField(_("game"), max_length=32)
     seq = models.PositiveIntegerField(_("game number"))
@@ -91,11 +102,20 @@ class RatingStep(models.Model):
     stage_number = models.PositiveSmallIntegerField(_("stage number"), default=0)
     table_number = models.PositiveSmallIntegerField(_("table number"), default=0)
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="rating_steps", verbose_name=_("player")
+        Player,
+        on_delete=models.CASCADE,
+        related_name="rating_steps",
+        verbose_name=_("player"),
+        db_index=False,
+        db_constraint=False,
     )
     played_on = models.DateField(_("played on"))
     event = models.ForeignKey(
-        Event, on_delete=models.CASCADE, related_name="rating_steps", verbose_name=_("event")
+        Event,
+        on_delete=models.CASCADE,
+        related_name="rating_steps",
+        verbose_name=_("event"),
+        db_constraint=False,
     )
     # The table rated (None for an imported event, rated as one game by event place).
     stage = models.ForeignKey(
@@ -105,6 +125,8 @@ class RatingStep(models.Model):
         blank=True,
         related_name="rating_steps",
         verbose_name=_("stage"),
+        db_index=False,  # a closed stage is deleted only with its event
+        db_constraint=False,
     )
     table = models.ForeignKey(
         Table,
@@ -113,6 +135,7 @@ class RatingStep(models.Model):
         blank=True,
         related_name="rating_steps",
         verbose_name=_("table"),
+        db_constraint=False,
     )
     place = models.PositiveSmallIntegerField(_("place"))
     mu_before = models.FloatField(_("mu before"))
@@ -132,10 +155,8 @@ class RatingStep(models.Model):
             )
         ]
         indexes = [
-            models.Index(fields=["club", "game", "seq"], name="rating_step_replay"),
             models.Index(fields=["club", "game", "played_on"], name="rating_step_played"),
             models.Index(fields=["player", "game", "seq"], name="rating_step_history"),
-            models.Index(fields=["event"], name="rating_step_event"),
         ]
 
     def __str__(self) -> str:
