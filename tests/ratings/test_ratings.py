@@ -101,14 +101,14 @@ def test_a_deal_at_a_table_in_play_rates_nothing(django_capture_on_commit_callba
     assert not RatingRun.objects.exists() and not RatingStep.objects.exists()
 
 
-def test_a_gin_match_is_a_game_of_two():
+def test_a_gin_match_is_a_game_of_two(django_capture_on_commit_callbacks):
     event = h2h_event(players=4, format=EventFormat.SWISS, rounds=1)
     stage = pair_and_confirm(event, seed=3)
     pairs = pairs_of(stage)
     for table, (first, _second) in zip(stage.tables.order_by("number"), pairs, strict=True):
         play_match(table, first)
-    event_finish(event=event, confirmed=True)
-    ratings_recompute(club=event.club, game="gin_romi")
+    with django_capture_on_commit_callbacks(execute=True):
+        event_finish(event=event, confirmed=True)
     steps = steps_of(event.club, "gin_romi")
     assert len(steps) == 4 and {row[0] for row in steps} == {1, 2}
     for seq, (first, second) in enumerate(pairs, start=1):
@@ -290,3 +290,36 @@ def test_the_recompute_takes_the_same_queries_however_many_tables(
     with django_assert_max_num_queries(counts[0]):
         ratings_rate_club(club=club)
     assert RatingStep.objects.filter(club=club).count() == 3 * 40 * 4 + 40 * 2
+
+
+def test_a_computation_that_fails_midway_leaves_the_last_one_whole(
+    django_capture_on_commit_callbacks,
+):
+    club = ClubFactory()
+    a, b, c = players_of(club, "A", "B", "C")
+    with django_capture_on_commit_callbacks(execute=True):
+        night(club, [[(a, 0), (b, 10), (c, 20)]], day=1)
+    before = steps_of(club), ratings_of(club), RatingRun.objects.get(club=club).version
+    night(club, [[(c, 0), (b, 10), (a, 20)]], day=2)
+    with (
+        mock.patch("ratings.services._insert", side_effect=[None, RuntimeError("worker killed")]),
+        pytest.raises(RuntimeError),
+    ):
+        ratings_recompute(club=club, game="rutupeli")  # the steps written, then killed
+    assert (steps_of(club), ratings_of(club), RatingRun.objects.get(club=club).version) == before
+
+
+def test_an_event_moved_to_another_day_moves_its_games(django_capture_on_commit_callbacks):
+    club = ClubFactory()
+    a, b, c = players_of(club, "A", "B", "C")
+    with django_capture_on_commit_callbacks(execute=True):
+        first = night(club, [[(a, 0), (b, 10), (c, 20)]], day=1)
+        second = night(club, [[(c, 0), (b, 10), (a, 20)]], day=3)
+    assert [row[2] for row in steps_of(club)][::3] == [first.pk, second.pk]
+    with django_capture_on_commit_callbacks(execute=True):
+        second.date = first.date.replace(day=first.date.day - 1)
+        second.save()
+    assert [row[2] for row in steps_of(club)][::3] == [second.pk, first.pk]
+    moved = steps_of(club), ratings_of(club)
+    ratings_recompute(club=club, game="rutupeli")
+    assert (steps_of(club), ratings_of(club)) == moved
