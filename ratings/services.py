@@ -52,16 +52,28 @@ def ratings_update(*, club_id: int, game: str, since: GameKey | None) -> RatingR
         started = timezone.now()
         run = _run(club_id, game)
         steps = RatingStep.objects.filter(club_id=club_id, game=game)
-        first = 1
+        first, read_from, appending = 1, None, False
         if since is not None:
             stored = (
                 steps.filter(from_key(since)).order_by("seq").values_list("seq", flat=True).first()
             )
-            # Nothing stored from there on: the games are appended after the last one.
-            first = stored or (steps.aggregate(last=Max("seq"))["last"] or 0) + 1
-        # From the first game on; every game when the replay starts at the first (a game
-        # never rated before `since` is rated then too).
-        games = club_rated_games(club_id=club_id, game=game, since=since if first > 1 else None)
+            last = (
+                steps.order_by("-seq")
+                .values_list("seq", "played_on", "event_id", "stage_number", "table_number")
+                .first()
+            )
+            if stored is not None:
+                first, read_from = stored, since
+            elif last is not None:
+                # Nothing stored from `since` on: the games after the last one rated are
+                # appended (any a lost job left unrated before `since` with them).
+                first, read_from = last[0] + 1, (last[1], last[2], last[3], last[4])
+                appending = True
+        # Every game when the replay starts at the first (a game never rated before
+        # `since` is rated then too).
+        games = club_rated_games(club_id=club_id, game=game, since=read_from)
+        if appending:
+            games = [g for g in games if g.key > (read_from or since)]
         playing = {p.player for g in games for p in g.placings}
         skills, last_played, replayed = _before(club_id, game, first, playing)
         players = replayed | playing

@@ -323,3 +323,19 @@ def test_an_event_moved_to_another_day_moves_its_games(django_capture_on_commit_
     moved = steps_of(club), ratings_of(club)
     ratings_recompute(club=club, game="rutupeli")
     assert (steps_of(club), ratings_of(club)) == moved
+
+
+def test_a_night_whose_job_was_lost_is_rated_with_the_next_one(
+    django_capture_on_commit_callbacks,
+):
+    club = ClubFactory()
+    a, b, c = players_of(club, "A", "B", "C")
+    with django_capture_on_commit_callbacks(execute=True):
+        first = night(club, [[(a, 0), (b, 10), (c, 20)]], day=1)
+    lost = night(club, [[(c, 0), (b, 10), (a, 20)]], day=2)  # its job never ran
+    with django_capture_on_commit_callbacks(execute=True):
+        last = night(club, [[(b, 0), (a, 10), (c, 20)]], day=3)
+    assert [row[2] for row in steps_of(club)][::3] == [first.pk, lost.pk, last.pk]
+    appended = steps_of(club), ratings_of(club)
+    ratings_recompute(club=club, game="rutupeli")
+    assert (steps_of(club), ratings_of(club)) == appended
