@@ -72,8 +72,9 @@ def ratings_update(*, club_id: int, game: str, since: GameKey | None) -> RatingR
         # Every game when the replay starts at the first (a game never rated before
         # `since` is rated then too).
         games = club_rated_games(club_id=club_id, game=game, since=read_from)
-        if appending:
-            games = [g for g in games if g.key > (read_from or since)]
+        if appending and read_from is not None:
+            after = read_from
+            games = [g for g in games if g.key > after]
         playing = {p.player for g in games for p in g.placings}
         skills, last_played, replayed = _before(club_id, game, first, playing)
         players = replayed | playing
