@@ -104,7 +104,7 @@ def demo_load() -> Club:
     demo_merges(club)
     demo_privacy(club, FORMAT_PLAYERS)
     demo_history(club)
-    demo_ratings(club)
+    demo_ratings(club, FORMAT_PLAYERS[:12])
     return club
 
 
