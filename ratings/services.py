@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Field, Max, Model
+from django.db.models import F, Field, Max, Model, Q
 from django.utils import timezone
 
 from ratings.engine import Skill, Step, rate_games, shown
@@ -98,15 +98,17 @@ def ratings_update(*, club_id: int, game: str, since: GameKey | None) -> RatingR
                 if player in players
             ),
         )  # fmt: skip
-        run.version += 1
-        run.computed_at = timezone.now()
-        run.games = first - 1 + len(games)
-        fields = ["version", "computed_at", "games"]
-        if run.asked_at is None or run.asked_at <= started:
-            # Nothing was asked for since this computation began reading: it is current.
-            run.updating_since = run.asked_at = None
-            fields += ["updating_since", "asked_at"]
-        run.save(update_fields=fields)
+        # Under the lock nobody else raises the version; an ask may have come meanwhile
+        # (its UPDATE waits for this one's commit), hence the conditional clear.
+        mine = RatingRun.objects.filter(pk=run.pk)
+        mine.update(
+            version=F("version") + 1, computed_at=timezone.now(), games=first - 1 + len(games)
+        )
+        # Nothing asked for since this computation began reading: it is current.
+        mine.filter(Q(asked_at__isnull=True) | Q(asked_at__lte=started)).update(
+            updating_since=None, asked_at=None
+        )
+        run.refresh_from_db()
         return run
 
 

@@ -339,3 +339,23 @@ def test_a_night_whose_job_was_lost_is_rated_with_the_next_one(
     appended = steps_of(club), ratings_of(club)
     ratings_recompute(club=club, game="rutupeli")
     assert (steps_of(club), ratings_of(club)) == appended
+
+
+def test_a_change_asked_for_during_a_computation_keeps_the_ratings_marked_as_updating():
+    club = ClubFactory()
+    a, b, c = players_of(club, "A", "B", "C")
+    night(club, [[(a, 0), (b, 10), (c, 20)]], day=1)
+    from ratings import services
+
+    reading = services.club_rated_games
+
+    def read_then_asked(**kwargs):  # type: ignore[no-untyped-def]
+        games = reading(**kwargs)
+        services.ratings_ask(club_id=club.pk, game="rutupeli")  # a close committed meanwhile
+        return games
+
+    with mock.patch.object(services, "club_rated_games", side_effect=read_then_asked):
+        run = ratings_recompute(club=club, game="rutupeli")
+    assert run.version == 1 and run.updating_since is not None  # its job is still to come
+    run = ratings_recompute(club=club, game="rutupeli")
+    assert run.version == 2 and run.updating_since is None and run.asked_at is None
