@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from formats.finish import event_finish
 from ratings.models import Rating, RatingStep
 from tests.formats.test_championship import entry, play
-from tournaments.models import Club, Event, Player
+from tournaments.models import Club, Event, Player, Seat
 from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 
 DEALS = 7  # Rutupeli
@@ -53,8 +53,6 @@ def night(
     drawn = list(stage.tables.order_by("number"))
     assert [t.seats.count() for t in drawn] == [len(table) for table in tables]
     # The draw seats at random: put each table's players where the test wants them.
-    from tournaments.models import Seat
-
     seats = [seat for t in drawn for seat in t.seats.order_by("position")]
     Seat.objects.filter(pk__in=[s.pk for s in seats]).delete()
     Seat.objects.bulk_create(

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from formats.championship import championship_stage_close
 from formats.finish import event_finish
 from formats.playoffs import playoff_open
+from ratings import services
 from ratings import tasks as rating_tasks
 from ratings.games import RATED_GAMES, club_rated_games
 from ratings.models import Rating, RatingRun, RatingStep
@@ -21,7 +22,8 @@ from rules import VARIANT_IDS
 from scoring.models import Deal
 from scoring.selectors import table_sheet
 from scoring.services import Actor, deal_record
-from tests.factories import ClubFactory
+from tests.bench.bench_ratings import build_history
+from tests.factories import ClubFactory, MembershipFactory
 from tests.formats.test_championship import championship, entry, play, tied_scheme, winner_scheme
 from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of
 from tests.formats.test_headtohead import play as play_match
@@ -30,7 +32,7 @@ from tests.ratings.helpers import night, players_of, ratings_of, steps_of
 from tests.scoring.conftest import new_request_id
 from tournaments.event_formats import EventFormat
 from tournaments.merge import player_merge, player_merge_undo
-from tournaments.models import Event, ImportedResult, Player
+from tournaments.models import Event, ImportedResult, Player, Role
 
 pytestmark = pytest.mark.django_db
 
@@ -205,9 +207,6 @@ def test_a_merge_is_replayed_and_so_is_its_undo(
     django_capture_on_commit_callbacks, django_user_model
 ):
     club = ClubFactory()
-    from tests.factories import MembershipFactory
-    from tournaments.models import Role
-
     director = MembershipFactory(club=club, role=Role.DIRECTOR).user
     a, b, c, twin = players_of(club, "Aino", "Bertta", "Cecilia", "Aino K.")
     with django_capture_on_commit_callbacks(execute=True):
@@ -276,8 +275,6 @@ def test_games_come_in_the_order_played_whatever_the_order_entered(
 def test_the_recompute_takes_the_same_queries_however_many_tables(
     django_assert_max_num_queries,
 ):
-    from tests.bench.bench_ratings import build_history
-
     counts = []
     for tables in (5, 20):
         club = build_history(slug=f"q{tables}", nights=4, tables=tables, players=4 * tables)
@@ -345,8 +342,6 @@ def test_a_change_asked_for_during_a_computation_keeps_the_ratings_marked_as_upd
     club = ClubFactory()
     a, b, c = players_of(club, "A", "B", "C")
     night(club, [[(a, 0), (b, 10), (c, 20)]], day=1)
-    from ratings import services
-
     reading = services.club_rated_games
 
     def read_then_asked(**kwargs):  # type: ignore[no-untyped-def]
