@@ -203,9 +203,7 @@ def test_a_correction_of_a_closed_stage_is_replayed_from_its_table_on(
     assert (steps_of(club), ratings_of(club)) == replayed
 
 
-def test_a_merge_is_replayed_and_so_is_its_undo(
-    django_capture_on_commit_callbacks, django_user_model
-):
+def test_a_merge_is_replayed_and_so_is_its_undo(django_capture_on_commit_callbacks):
     club = ClubFactory()
     director = MembershipFactory(club=club, role=Role.DIRECTOR).user
     a, b, c, twin = players_of(club, "Aino", "Bertta", "Cecilia", "Aino K.")
