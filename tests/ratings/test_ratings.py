@@ -32,7 +32,7 @@ from tests.ratings.helpers import night, players_of, ratings_of, steps_of
 from tests.scoring.conftest import new_request_id
 from tournaments.event_formats import EventFormat
 from tournaments.merge import player_merge, player_merge_undo
-from tournaments.models import Event, ImportedResult, Player, Role
+from tournaments.models import Event, ImportedResult, Player, Role, StageStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -352,3 +352,21 @@ def test_a_change_asked_for_during_a_computation_keeps_the_ratings_marked_as_upd
     assert run.version == 1 and run.updating_since is not None  # its job is still to come
     run = ratings_recompute(club=club, game="rutupeli")
     assert run.version == 2 and run.updating_since is None and run.asked_at is None
+
+
+def test_a_round_of_matches_is_rated_once_the_next_round_closes_it(
+    django_capture_on_commit_callbacks,
+):
+    event = h2h_event(players=4, format=EventFormat.SWISS, rounds=2)
+    first = pair_and_confirm(event, seed=3)
+    for table, (winner, _loser) in zip(
+        first.tables.order_by("number"), pairs_of(first), strict=True
+    ):
+        play_match(table, winner)
+    assert not RatingStep.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        pair_and_confirm(event, seed=3)  # round 1 closed, round 2 seated
+    first.refresh_from_db()
+    assert first.status == StageStatus.FINISHED
+    assert RatingStep.objects.filter(stage=first).count() == 4
+    assert RatingRun.objects.get(club=event.club, game="gin_romi").games == 2
