@@ -49,7 +49,7 @@ lint: install ## No conflict markers; ruff check and format check; the import la
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy rules core accounts tournaments scoring formats standings records leagues printing privacy demo clubsite
+	$(VENV)/bin/mypy rules core accounts tournaments scoring formats standings ratings records leagues printing privacy demo clubsite
 	@# The docs build with --strict: a link to a missing page or heading fails it. Built into a
 	@# temporary folder and thrown away (`make docs` serves them). Not --quiet: it hides the
 	@# warnings from --strict too.

@@ -16,6 +16,7 @@ from demo.history import demo_history
 from demo.invitations import demo_invitations
 from demo.merges import demo_merges
 from demo.privacy import demo_privacy
+from demo.ratings import demo_ratings
 from demo.registration import demo_registration
 from demo.roster import demo_roster
 from formats.championship import (
@@ -103,6 +104,7 @@ def demo_load() -> Club:
     demo_merges(club)
     demo_privacy(club, FORMAT_PLAYERS)
     demo_history(club)
+    demo_ratings(club, FORMAT_PLAYERS[:12])
     return club
 
 

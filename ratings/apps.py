@@ -12,3 +12,6 @@ class RatingsConfig(AppConfig):
 
     def ready(self) -> None:
         from ratings import sections  # noqa: F401  # an event's rating changes (standings.sections)
+
+        # Receivers of tournaments.changes' signals, connected once the apps load.
+        from ratings import receivers  # noqa: F401

@@ -27,6 +27,9 @@ class RatingRun(models.Model):
     computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
     # Set when a computation is asked for, cleared when one finishes with nothing newer asked.
     updating_since = models.DateTimeField(_("being updated since"), null=True, blank=True)
+    # The latest ask: a computation that started reading after it counts the change that
+    # asked, and may clear `updating_since`; one that started before leaves it set.
+    asked_at = models.DateTimeField(_("last asked for"), null=True, blank=True)
     games = models.PositiveIntegerField(_("games rated"), default=0)
 
     class Meta:
@@ -78,17 +81,41 @@ class RatingStep(models.Model):
     the club's history of that game (1, 2, …, in the order played): a correction replays
     from the first game it touches by deleting the steps from there on."""
 
+    # A history has a hundred thousand steps, rewritten whole by a replay from nothing: each
+    # index and each checked key slows that. The club's and the player's indexes are the
+    # prefixes of the constraint's and "rating_step_history"; no key is checked by the
+    # database (`db_constraint=False`): the steps are derived, written only by
+    # ratings.services from the rows it has just read in the same transaction, and Django
+    # still deletes them with what they point to (on_delete).
     club = models.ForeignKey(
-        Club, on_delete=models.CASCADE, related_name="rating_steps", verbose_name=_("club")
+        Club,
+        on_delete=models.CASCADE,
+        related_name="rating_steps",
+        verbose_name=_("club"),
+        db_index=False,
+        db_constraint=False,
     )
     game = models.CharField(_("game"), max_length=32)
     seq = models.PositiveIntegerField(_("game number"))
+    # Where the game falls in the order played (`played_on`, `event`, then these two: 0
+    # for an imported event): what a correction's replay finds its first game by.
+    stage_number = models.PositiveSmallIntegerField(_("stage number"), default=0)
+    table_number = models.PositiveSmallIntegerField(_("table number"), default=0)
     player = models.ForeignKey(
-        Player, on_delete=models.CASCADE, related_name="rating_steps", verbose_name=_("player")
+        Player,
+        on_delete=models.CASCADE,
+        related_name="rating_steps",
+        verbose_name=_("player"),
+        db_index=False,
+        db_constraint=False,
     )
     played_on = models.DateField(_("played on"))
     event = models.ForeignKey(
-        Event, on_delete=models.CASCADE, related_name="rating_steps", verbose_name=_("event")
+        Event,
+        on_delete=models.CASCADE,
+        related_name="rating_steps",
+        verbose_name=_("event"),
+        db_constraint=False,
     )
     # The table rated (None for an imported event, rated as one game by event place).
     stage = models.ForeignKey(
@@ -98,6 +125,8 @@ class RatingStep(models.Model):
         blank=True,
         related_name="rating_steps",
         verbose_name=_("stage"),
+        db_index=False,  # a closed stage is deleted only with its event
+        db_constraint=False,
     )
     table = models.ForeignKey(
         Table,
@@ -106,12 +135,15 @@ class RatingStep(models.Model):
         blank=True,
         related_name="rating_steps",
         verbose_name=_("table"),
+        db_constraint=False,
     )
     place = models.PositiveSmallIntegerField(_("place"))
     mu_before = models.FloatField(_("mu before"))
     sigma_before = models.FloatField(_("sigma before"))
     mu = models.FloatField(_("mu"))
     sigma = models.FloatField(_("sigma"))
+    # The player's rated games in this game of the club, this one included.
+    games = models.PositiveIntegerField(_("games"), default=1)
 
     class Meta:
         ordering = ["club", "game", "seq", "place", "player"]
@@ -123,9 +155,8 @@ class RatingStep(models.Model):
             )
         ]
         indexes = [
-            models.Index(fields=["club", "game", "seq"], name="rating_step_replay"),
+            models.Index(fields=["club", "game", "played_on"], name="rating_step_played"),
             models.Index(fields=["player", "game", "seq"], name="rating_step_history"),
-            models.Index(fields=["event"], name="rating_step_event"),
         ]
 
     def __str__(self) -> str:
