@@ -11,7 +11,6 @@ class RatingsConfig(AppConfig):
     verbose_name = _("Ratings")
 
     def ready(self) -> None:
-        from ratings import sections  # noqa: F401  # an event's rating changes (standings.sections)
-
-        # Receivers of tournaments.changes' signals, connected once the apps load.
-        from ratings import receivers  # noqa: F401
+        # Receivers of tournaments.changes' signals, and the event page's rating changes
+        # (a section standings.sections shows), connected once the apps load.
+        from ratings import receivers, sections  # noqa: F401

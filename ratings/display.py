@@ -1,26 +1,15 @@
-"""How a rating is shown: the one number a club player reads (mu − 3σ, the strength the
-player is at least at, nearly surely), whether it is still provisional, and the history
-chart's geometry.
-
-PROVISIONAL_GAMES and `shown` are the computation's (ratings.engine) once it is merged: this
-module then imports them from there instead of defining them."""
+"""How a rating is shown: the history chart's geometry. The number itself (mu − 3σ) and
+when it is provisional are the computation's (ratings.engine), imported from there.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-# Fewer games than this: the rating is marked provisional (it says little yet).
-PROVISIONAL_GAMES = 10
+from ratings.engine import PROVISIONAL_GAMES, provisional, shown
 
-
-def shown(mu: float, sigma: float) -> float:
-    """The rating a page shows: mu − 3σ (the player is this strong, nearly surely)."""
-    return mu - 3 * sigma
-
-
-def provisional(games: int) -> bool:
-    return games < PROVISIONAL_GAMES
+__all__ = ["PROVISIONAL_GAMES", "Chart", "ChartPoint", "history_chart", "provisional", "shown"]
 
 
 # The chart's drawing box (the SVG's viewBox; it scales to the page's width).

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime
 import zlib
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import Any, cast
 
 from django.db import IntegrityError, connection, transaction
@@ -28,6 +29,7 @@ from django.utils import timezone
 from ratings.engine import Skill, Step, rate_games, shown
 from ratings.games import RATED_GAMES, GameKey, RatedGame, club_rated_games, from_key
 from ratings.models import Rating, RatingRun, RatingStep
+from scoring.public_cache import stamps_store
 from tournaments.models import Club, Event
 
 # The first half of the advisory lock's key: the ratings' own (no other lock uses it).
@@ -79,7 +81,13 @@ def ratings_update(*, club_id: int, game: str, since: GameKey | None) -> RatingR
         skills, last_played, replayed = _before(club_id, game, first, playing)
         players = replayed | playing
         rated = rate_games([g.placings for g in games], skills)
-        steps.filter(seq__gte=first).order_by().delete()
+        replaced = steps.filter(seq__gte=first).order_by()
+        # The events whose pages show these steps (their rating changes): their public
+        # copies are out of date once this commits.
+        shown_at = {g.event_id for g in games} | set(
+            replaced.values_list("event_id", flat=True).distinct()
+        )
+        replaced.delete()
         _insert(RatingStep, STEP_FIELDS, _step_rows(club_id, game, first, games, rated))
         for g in games:
             for p in g.placings:
@@ -108,6 +116,7 @@ def ratings_update(*, club_id: int, game: str, since: GameKey | None) -> RatingR
         mine.filter(Q(asked_at__isnull=True) | Q(asked_at__lte=started)).update(
             updating_since=None, asked_at=None
         )
+        transaction.on_commit(partial(stamps_store, event_ids=sorted(shown_at)))
         run.refresh_from_db()
         return run
 

@@ -8,6 +8,7 @@ from unittest import mock
 
 import pytest
 from django.db import connection
+from django.urls import reverse
 from django.test.utils import CaptureQueriesContext
 
 from formats.championship import championship_stage_close
@@ -370,3 +371,18 @@ def test_a_round_of_matches_is_rated_once_the_next_round_closes_it(
     assert first.status == StageStatus.FINISHED
     assert RatingStep.objects.filter(stage=first).count() == 4
     assert RatingRun.objects.get(club=event.club, game="gin_romi").games == 2
+
+
+def test_an_events_public_page_shows_its_rating_changes_once_they_are_computed(
+    client, django_capture_on_commit_callbacks
+):
+    """The event's page is cached under its results version, which a rating computation
+    does not change: the computation renews the page's stamp when it commits."""
+    club = ClubFactory()
+    a, b, c, d = players_of(club, "A", "B", "C", "D")
+    event = night(club, [[(a, 0), (b, 5), (c, 10), (d, 20)]], day=1)
+    page = reverse("event_public", args=[club.slug, event.pk])
+    assert "Rating changes" not in client.get(page).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.ratings_update(club_id=club.pk, game="rutupeli", since=None)
+    assert "Rating changes" in client.get(page).content.decode()
