@@ -13,8 +13,8 @@ from django.conf import settings
 from django.core import mail
 from django.utils import timezone
 
-from tests.e2e.conftest import director_of, shoot_widths, sign_in
-from tests.factories import ClubFactory, MembershipFactory
+from tests.support.browser import director_of, shoot_widths, sign_in
+from tests.support.factories import ClubFactory, MembershipFactory
 from tournaments.models import (
     NoticeKind,
     Registration,

@@ -17,8 +17,8 @@ from records.selectors import player_record
 from rules import RuleViolation
 from scoring.services import Actor, deal_confirm, deal_record
 from standings.standings import event_standings
-from tests.factories import MembershipFactory
-from tests.formats.test_championship import championship, play, seated, tied_scheme, winner_scheme
+from tests.support.championship import championship, play, seated, tied_scheme, winner_scheme
+from tests.support.factories import MembershipFactory
 from tournaments.advancement import TieBreakMethod
 from tournaments.models import Player, Role, Table
 
