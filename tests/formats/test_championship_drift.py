@@ -9,20 +9,11 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
 
-from formats.championship import (
-    closed_stage_decision_record,
-    closed_stage_drift,
-)
+from formats.championship import closed_stage_decision_record, closed_stage_drift
 from rules import RuleViolation
 from scoring.models import Deal, DealAction, DealVersion
 from scoring.services import Actor, TableClosed, deal_record
-from tests.support.championship import (
-    FLIP,
-    closed_stage,
-    correct,
-    director_actor,
-    names,
-)
+from tests.support.championship import FLIP, closed_stage, correct, director_actor, names
 from tests.support.factories import MembershipFactory
 from tournaments.models import Role, Stage
 

@@ -21,11 +21,7 @@ from tests.support.headtohead import (
     play,
 )
 from tournaments.models import EventFormat, Player, Role, Stage, StageStatus
-from tournaments.services import (
-    registration_status_set,
-    seat_swap,
-    stage_confirm,
-)
+from tournaments.services import registration_status_set, seat_swap, stage_confirm
 
 pytestmark = pytest.mark.django_db
 

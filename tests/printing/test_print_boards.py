@@ -21,10 +21,7 @@ from django.utils.translation import gettext, override
 from pypdf import PdfReader
 
 from demo.loader import DEMO_NIGHTS
-from formats.championship import (
-    championship_bracket,
-    championship_stage_close,
-)
+from formats.championship import championship_bracket, championship_stage_close
 from leagues.services import season_league, season_league_scheme_set
 from leagues.tables import scheme_text
 from printing import boards as print_boards

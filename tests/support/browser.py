@@ -14,10 +14,7 @@ from playwright.sync_api import expect
 from tests.support.factories import ClubFactory, MembershipFactory
 from tests.support.waiting import wait_until
 from tournaments.models import Event, Player, Role
-from tournaments.services import (
-    event_create,
-    registration_add,
-)
+from tournaments.services import event_create, registration_add
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 

@@ -4,30 +4,15 @@ from __future__ import annotations
 
 import datetime
 
-from formats.championship import (
-    championship_stage_close,
-)
+from formats.championship import championship_stage_close
 from rules import score_deal
 from scoring.models import Deal, DealStatus
 from scoring.services import Actor, deal_record
 from tests.support.factories import ClubFactory, MembershipFactory
-from tournaments.advancement import (
-    Advancement,
-)
+from tournaments.advancement import Advancement
 from tournaments.draw import TableBounds
-from tournaments.models import (
-    EventFormat,
-    Player,
-    Role,
-    StageStatus,
-    Table,
-)
-from tournaments.services import (
-    event_create,
-    registration_add,
-    stage_confirm,
-    stage_draw,
-)
+from tournaments.models import EventFormat, Player, Role, StageStatus, Table
+from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 
 DEALS = 7  # Rutupeli: seven deals (games), each its contract
 

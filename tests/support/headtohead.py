@@ -10,11 +10,7 @@ from scoring.models import Deal
 from scoring.services import Actor, deal_confirm, deal_record
 from tests.support.factories import ClubFactory
 from tournaments.models import Event, Player, Stage, StageStatus
-from tournaments.services import (
-    event_create,
-    registration_add,
-    stage_confirm,
-)
+from tournaments.services import event_create, registration_add, stage_confirm
 
 _ids = itertools.count()
 

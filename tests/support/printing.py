@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from formats.championship import (
-    championship_stage_close,
-    tie_break_record,
-)
+from formats.championship import championship_stage_close, tie_break_record
 from tests.support.championship import championship, play, tied_scheme, winner_scheme
 from tests.support.championship import entry as deal_entry
 from tournaments.models import Player

@@ -8,17 +8,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from tests.support.factories import ClubFactory
-from tournaments.models import (
-    RegistrationOpenTo,
-)
+from tournaments.models import RegistrationOpenTo
 from tournaments.registration import (
     registration_confirm,
     registration_self_add,
     registration_settings_set,
 )
-from tournaments.services import (
-    event_create,
-)
+from tournaments.services import event_create
 
 
 def open_event(club=None, *, capacity=2, open_to=RegistrationOpenTo.ANYONE, approval=False):

@@ -13,9 +13,7 @@ from tests.support.headtohead import h2h_event, pair_and_confirm, pairs_of
 from tests.support.headtohead import play as play_match
 from tests.support.series import play_out, series_event
 from tournaments.models import EventFormat, EventStatus
-from tournaments.services import (
-    stage_confirm,
-)
+from tournaments.services import stage_confirm
 
 
 def night():

@@ -43,11 +43,7 @@ from tournaments.registration_links import (
     registration_token,
 )
 from tournaments.selectors import event_registrations, registerable_players
-from tournaments.services import (
-    registration_add,
-    registration_guest_add,
-    registration_status_set,
-)
+from tournaments.services import registration_add, registration_guest_add, registration_status_set
 
 pytestmark = pytest.mark.django_db
 
