@@ -18,6 +18,7 @@ from ratings.models import Rating, RatingRun, RatingStep
 from rules import VARIANT_IDS
 from tournaments.models import Club, Event, Player
 from tournaments.privacy import public_records_filter
+from tournaments.visibility import is_public
 
 # "Active": played in this many days before today.
 ACTIVE_DAYS = 365
@@ -134,7 +135,7 @@ def player_rating_history(*, player: Player, private: bool) -> list[GameHistory]
         history.points.append(
             ChartPoint(seq=number, rating=step.rating, mu=step.mu, sigma=step.sigma)
         )
-        visible = private or step.event.published_at is not None
+        visible = private or is_public(step.event)
         history.rows.append(
             HistoryRow(
                 number=number,

@@ -1,12 +1,18 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
+from django.db import connection
 from django.utils import translation
 
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from clubsite.celery import app
+from tests.support.broker import CLOSED, queue_pointed_at
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.worker import start_worker, stop_worker
 from tournaments.models import Role
 
 CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -93,3 +99,25 @@ def outsider(db):
 @pytest.fixture
 def user_factory(db):
     return UserFactory
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One worker for the session (prefork, one pool child, as in production but smaller)."""
+    if not settings.REDIS_URL or connection.vendor != "postgresql":
+        pytest.skip("needs REDIS_URL and PostgreSQL: make test runs this in its PostgreSQL pass")
+    # A queue of our own, so that no other worker on this Redis takes the test's tasks.
+    queue = f"lappu-test-{uuid.uuid4().hex[:8]}"
+    proc = start_worker(queue=queue, log=tmp_path_factory.mktemp("worker") / "worker.log")
+    try:
+        app.conf.task_default_queue = queue
+        yield queue
+    finally:
+        stop_worker(proc)
+
+
+@pytest.fixture
+def queue_at(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Point the broker and the result store at the URL given by `indirect` parametrizing."""
+    with queue_pointed_at(getattr(request, "param", CLOSED)):
+        yield

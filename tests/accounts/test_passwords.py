@@ -14,7 +14,7 @@ from django.urls import reverse
 from kombu.exceptions import OperationalError
 
 from accounts import forms as account_forms
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 

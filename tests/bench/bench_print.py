@@ -124,7 +124,7 @@ def _row(label: str, times: list[float], pages: int, target: str) -> tuple[str, 
 
 def _measure(with_worker: bool) -> list[tuple[str, float, str]]:
     from printing.sheets import table_sheets_pdf
-    from tests.scoring.conftest import seated_event
+    from tests.support.events import seated_event
 
     event, tables = seated_event(variant_id="rutupeli", players=TABLES * 4)
     assert len(tables) == TABLES, len(tables)
@@ -155,7 +155,7 @@ def _big_standings() -> tuple[str, float, str]:
 
     from printing.jobs import STANDINGS, print_job_run
     from printing.models import PrintJob
-    from tests.scoring.conftest import seated_event
+    from tests.support.events import seated_event
 
     event, _tables = seated_event(variant_id="rutupeli", players=BIG_STANDINGS)
     job = PrintJob.objects.create(

@@ -55,7 +55,7 @@ def _measure() -> list[tuple[str, float, str]]:
 
     from scoring import views
     from scoring.services import Actor, deal_confirm, deal_record
-    from tests.scoring.conftest import seated_event
+    from tests.support.events import seated_event
 
     cache.clear()
     _event, (table, *_rest) = seated_event(variant_id="rutupeli", players=8)
@@ -142,7 +142,7 @@ def _deal_cycles() -> tuple[float, float]:
     from django.test import Client
     from django.urls import reverse
 
-    from tests.scoring.conftest import seated_event
+    from tests.support.events import seated_event
 
     # The test client copies every template's context for its assertions: not the site's work.
     django.test.client.store_rendered_templates = lambda *args, **kwargs: None  # type: ignore[assignment]

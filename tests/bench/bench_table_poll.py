@@ -67,7 +67,7 @@ def _measure() -> list[tuple[str, float, str]]:
     from django.test.utils import override_settings
     from django.urls import path, reverse
 
-    from tests.scoring.conftest import seated_event
+    from tests.support.events import seated_event
 
     cache.clear()
     _event, (table, *_rest) = seated_event(variant_id="rutupeli", players=4)

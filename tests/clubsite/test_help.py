@@ -18,9 +18,9 @@ from django.utils import translation
 from django.utils.html import escape
 
 from clubsite.help import BY_SLUG, LANGUAGES, PAGES, SECTIONS, rendered_help
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
-from tests.test_csp import inline_code
+from tests.support.csp import inline_code
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"

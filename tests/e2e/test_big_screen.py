@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from tests.e2e.conftest import shoot
-from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of, play
-from tests.scoring.conftest import seated_event
+from tests.support.browser import shoot
+from tests.support.events import seated_event
+from tests.support.headtohead import h2h_event, pair_and_confirm, pairs_of, play
 from tournaments.models import Event, EventFormat, Player
 from tournaments.services import event_publish
 
@@ -71,12 +71,14 @@ def test_the_big_screen_fits_1080p_and_pages_through_the_standings(live_server, 
     assert page.locator('[data-page-of="screen-rows"]').text_content() == f"Page 2 of {pages}"
     _no_scrollbar(page)
 
-    page.clock.run_for(2_000)  # the live part refreshes (10 s): the page stays where it was
-    page.wait_for_timeout(500)
+    # The live part refreshes (10 s): the page stays where it was.
+    with page.expect_response(lambda r: "/screen/live/" in r.url):
+        page.clock.run_for(2_000)
     assert page.evaluate(VISIBLE_NAMES) == second
     shoot(page, "big-screen-1080p-page-2")
-    page.clock.run_for(10_000)  # the next poll sends its ETag: nothing new, a 304
-    page.wait_for_timeout(500)
+    # The next poll sends its ETag: nothing new, a 304.
+    with page.expect_response(lambda r: "/screen/live/" in r.url):
+        page.clock.run_for(10_000)
     # The page said its live part's tag, so its first poll asked with it too (and a server
     # shedding spectators' polls answers it 304, not 503).
     assert said and sent[:2] == [said, said], (said, sent)

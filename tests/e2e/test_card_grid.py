@@ -11,8 +11,8 @@ import re
 from playwright.sync_api import expect
 
 from scoring.models import Deal
-from tests.e2e.conftest import shoot
-from tests.scoring.conftest import seated_event
+from tests.support.browser import shoot
+from tests.support.events import seated_event
 
 # The entry page's height (px, 390×844, deal 1, just seated) with every hand open and the
 # old tap rows (a suit, then ranks), measured before the card grid and the folds.

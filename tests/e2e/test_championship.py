@@ -12,7 +12,7 @@ import re
 from playwright.sync_api import expect
 
 from scoring.models import Deal
-from tests.e2e.conftest import director_event, shoot, sign_in
+from tests.support.browser import director_event, shoot, sign_in
 from tournaments.models import EventFormat, Stage, Table
 
 DEALS = 7  # Rutupeli's seven games

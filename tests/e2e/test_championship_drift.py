@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot, sign_in
-from tests.formats.test_championship import names
-from tests.formats.test_championship_drift import FLIP, closed_stage, correct
+from tests.support.browser import shoot, sign_in
+from tests.support.championship import FLIP, closed_stage, correct, names
 
 
 def test_the_director_corrects_a_closed_stage_and_keeps_the_decision(live_server, phone):

@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shoot
-from tests.formats.test_championship import championship, seated
-from tests.formats.test_championship_drift import closed_stage
+from tests.support.browser import shoot
+from tests.support.championship import championship, closed_stage, seated
 from tournaments.models import Player
 from tournaments.services import registration_status_set
 

@@ -11,7 +11,7 @@ import io
 from PIL import Image
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import ARTIFACTS, CHROMIUM, director_event, shoot, shoot_widths, sign_in
+from tests.support.browser import ARTIFACTS, CHROMIUM, director_event, shoot, shoot_widths, sign_in
 from tournaments.models import Player, Registration, RegistrationStatus, Seat
 from tournaments.registration_links import registration_qr_token
 from tournaments.services import registration_add

@@ -3,9 +3,9 @@ stays so once a seat is taken and the table's part polls."""
 
 from __future__ import annotations
 
-from tests.e2e.conftest import shoot
-from tests.factories import ClubFactory
-from tests.scoring.conftest import seated_event
+from tests.support.browser import shoot
+from tests.support.events import seated_event
+from tests.support.factories import ClubFactory
 
 
 def test_a_german_phone_reads_a_finnish_clubs_table_in_finnish(live_server, browser):
@@ -22,8 +22,8 @@ def test_a_german_phone_reads_a_finnish_clubs_table_in_finnish(live_server, brow
     assert phone.get_by_text("Missä istut?").is_visible()
     phone.locator("button[name=seat]").first.click()
     phone.get_by_role("button", name="Etkö ole sinä? Vaihda paikkaa").wait_for()
-    phone.clock.run_for(5_500)
-    phone.wait_for_timeout(500)
+    with phone.expect_response(lambda r: r.url.endswith("/live/")):
+        phone.clock.run_for(5_500)
     assert polls[:1] == [304], polls  # the tag of the Finnish part the page was built with
     assert phone.locator("html").get_attribute("lang") == "fi"
     assert not [c for c in context.cookies() if c["name"] == "django_language"]

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import director_event, shoot, sign_in
+from tests.support.browser import director_event, shoot, sign_in
 
 
 def test_a_club_night_from_draw_to_public_totals(live_server, browser):

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core import mail
 
 from demo.loader import demo_load
-from tests.e2e.conftest import shoot_widths, sign_in
+from tests.support.browser import shoot_widths, sign_in
 from tournaments.models import Club, Invitation, Membership, Role
 
 # Thirty characters, accented, as a real club's name may be.

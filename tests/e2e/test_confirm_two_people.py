@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 from scoring.models import ConfirmFlag, DealVersion, SeatClaim
 from scoring.services import Actor, deal_record
-from tests.e2e.conftest import director_of, shoot, sign_in
-from tests.scoring.conftest import seated_event
+from tests.support.browser import director_of, shoot, sign_in
+from tests.support.events import seated_event
 
 
 def _phone(browser):

@@ -19,8 +19,8 @@ from demo.loader import (
     demo_load,
 )
 from printing.jobs import print_job_request
-from tests.e2e.conftest import shoot_widths, sign_in
-from tests.test_tasks_broker_down import CLOSED, queue_pointed_at
+from tests.support.broker import CLOSED, queue_pointed_at
+from tests.support.browser import shoot_widths, sign_in
 from tournaments.models import Event, Player, Season, Table
 from tournaments.services import registration_add
 

@@ -6,7 +6,7 @@ page the site shows is checked."""
 from __future__ import annotations
 
 from demo.loader import CHAMPIONSHIP, demo_load
-from tests.e2e.conftest import shoot, sign_in
+from tests.support.browser import shoot, sign_in
 from tournaments.models import Event
 
 

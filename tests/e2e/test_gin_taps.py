@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
 
 
 def test_gin_cards_are_one_tap_each_and_a_second_tap_takes_one_out(live_server, phone):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import director_of, shoot, sign_in
-from tests.factories import ClubFactory
-from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of, play
+from tests.support.browser import director_of, shoot, sign_in
+from tests.support.factories import ClubFactory
+from tests.support.headtohead import h2h_event, pair_and_confirm, pairs_of, play
 from tournaments.models import EventFormat, Player, Stage, StageStatus
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import director_of, shoot_widths, sign_in
-from tests.scoring.conftest import seated_event
+from tests.support.browser import director_of, shoot_widths, sign_in
+from tests.support.events import seated_event
 
 
 def test_the_help_reads_on_a_phone_and_a_laptop(live_server, phone):

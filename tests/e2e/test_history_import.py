@@ -8,8 +8,8 @@ import datetime
 
 import pytest
 
-from tests.e2e.conftest import director_of, shoot_widths, sign_in
-from tests.factories import ClubFactory
+from tests.support.browser import director_of, shoot_widths, sign_in
+from tests.support.factories import ClubFactory
 from tournaments.models import Event, Player, Season
 
 pytestmark = pytest.mark.django_db(transaction=True)

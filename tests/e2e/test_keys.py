@@ -10,10 +10,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import director_event, shoot, sign_in
-from tests.e2e.test_player_record import play
-from tests.factories import ClubFactory
-from tests.scoring.conftest import seated_event
+from tests.support.browser import director_event, shoot, sign_in
+from tests.support.events import seated_event
+from tests.support.factories import ClubFactory
+from tests.support.records import play_rummy_deal
 from tournaments.models import EventFormat
 from tournaments.services import stage_confirm, stage_draw
 
@@ -303,8 +303,8 @@ def _championship(language: str):
     stage = stage_draw(event=event, seed=7)
     stage_confirm(stage=stage)
     one, two = stage.tables.order_by("number")
-    play(one, 1, out=0, ravaytys=True)
-    play(two, 1, out=1)
+    play_rummy_deal(one, 1, out=0, ravaytys=True)
+    play_rummy_deal(two, 1, out=1)
     return event.club, event, players[0]
 
 

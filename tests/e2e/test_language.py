@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from demo.loader import demo_load
-from tests.e2e.conftest import shoot, sign_in
+from tests.support.browser import shoot, sign_in
 
 
 def test_director_switches_to_finnish_and_sees_the_club_translated(live_server, phone):

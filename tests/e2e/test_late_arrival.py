@@ -7,8 +7,8 @@ import datetime
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import director_event, director_of, shoot, sign_in
-from tests.factories import ClubFactory
+from tests.support.browser import director_event, director_of, shoot, sign_in
+from tests.support.factories import ClubFactory
 from tournaments.models import Player, Seat
 from tournaments.services import (
     event_create,

@@ -14,10 +14,10 @@ import pytest
 from django.utils import timezone
 
 from formats.championship import championship_stage_close
-from tests.e2e.conftest import shoot
-from tests.factories import ClubFactory
-from tests.formats.test_championship import championship, play, winner_scheme
-from tests.leagues.league_helpers import season_of
+from tests.support.browser import shoot
+from tests.support.championship import championship, play, winner_scheme
+from tests.support.factories import ClubFactory
+from tests.support.leagues import season_of
 from tournaments.models import Event
 from tournaments.services import stage_confirm
 

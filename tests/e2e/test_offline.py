@@ -8,14 +8,18 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Deal, DealAction, DealStatus, DealVersion
-from tests.e2e.conftest import CHROMIUM, PageProblems, cut_network, shoot
-from tests.scoring.conftest import seated_event
+from tests.support.browser import (
+    CHROMIUM,
+    PageProblems,
+    cut_network,
+    enter_offline_deal,
+    ready_offline,
+    shoot,
+)
+from tests.support.events import seated_event
 from tournaments.services import table_key_revoke
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-
-# Rutupeli: seat 0 goes out; the others' hands left (as tests/scoring's deal_post enters them).
-DEALS = {1: ("AS KD", "7H", "QS"), 2: ("2D 3D", "KH", "5C 6C")}
 
 
 class Phone:
@@ -53,34 +57,6 @@ def keeping_phone(browser, tmp_path):
         phone.context.close()
 
 
-def _ready_offline(page) -> None:
-    """The table's worker runs the page and keeps a copy of it: the network may go. (Asked
-    from here: wait_for_function's polling would evaluate a string, which the CSP refuses.)"""
-    ready = (
-        "async () => Boolean(navigator.serviceWorker.controller) && "
-        "Boolean(await caches.match(document.getElementById('offline').dataset.page))"
-    )
-    for _ in range(300):
-        if page.evaluate(ready):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError("the table's service worker never ran the page")
-
-
-def _enter(page, number: int) -> None:
-    """Deal `number` of DEALS, entered as a phone does (the fields of closed folds set as
-    typing would)."""
-    expect(page.locator("h2.deal-title")).to_have_text(f"Deal {number}")
-    page.locator("input[name=out][value='0']").check(force=True)
-    for seat, cards in enumerate(DEALS[number], start=1):
-        page.locator(f"input[name=p{seat}_cards]").evaluate(
-            "(field, cards) => { field.value = cards;"
-            " field.dispatchEvent(new Event('input', {bubbles: true})); }",
-            cards,
-        )
-    page.get_by_role("button", name="Submit").click()
-
-
 def test_two_deals_entered_offline_survive_a_closed_browser_and_land_once_in_order(
     live_server, keeping_phone, browser
 ):
@@ -91,7 +67,7 @@ def test_two_deals_entered_offline_survive_a_closed_browser_and_land_once_in_ord
     page.locator("button[name=seat]").first.click()
     bar = page.locator("#offline")
     expect(bar).to_contain_text("Online")
-    _ready_offline(page)
+    ready_offline(page)
     # What the phone keeps: this table's page and the site's files, nothing of another table.
     kept = page.evaluate(
         "async () => { const urls = []; for (const name of await caches.keys()) {"
@@ -103,10 +79,10 @@ def test_two_deals_entered_offline_survive_a_closed_browser_and_land_once_in_ord
     assert {path for path in paths if not path.startswith("/static/")} == {table.get_entry_url()}
 
     cut_network(page)
-    _enter(page, 1)
+    enter_offline_deal(page, 1)
     expect(bar).to_contain_text("Waiting to send: 1.")
     expect(bar).to_contain_text("No network")
-    _enter(page, 2)
+    enter_offline_deal(page, 2)
     expect(bar).to_contain_text("Waiting to send: 2.")
     expect(page.locator("h2.deal-title")).to_have_text("Deal 3")
     # Typed while offline, the check says it waits for the network, not an old verdict.
@@ -160,9 +136,9 @@ def _deal_one_queued(live_server, keeping_phone):
     page = keeping_phone.open()
     page.goto(url)
     page.locator("button[name=seat]").first.click()
-    _ready_offline(page)
+    ready_offline(page)
     cut_network(page)
-    _enter(page, 1)
+    enter_offline_deal(page, 1)
     expect(page.locator("#offline")).to_contain_text("Waiting to send: 1.")
     return table, url, page
 
@@ -175,7 +151,7 @@ def test_a_deal_changed_meanwhile_comes_back_as_the_conflict_screen(
     other = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     other.goto(url)
     other.locator("button[name=seat]").nth(2).click()
-    _enter(other, 1)
+    enter_offline_deal(other, 1)
     expect(other.locator(".messages")).to_contain_text("Deal 1 saved")
 
     keeping_phone.context.set_offline(False)
@@ -209,7 +185,7 @@ def test_a_confirmation_made_offline_waits_and_lands_once(live_server, keeping_p
     entering = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     entering.goto(url)
     entering.locator("button[name=seat]").first.click()
-    _enter(entering, 1)
+    enter_offline_deal(entering, 1)
     expect(entering.locator(".messages")).to_contain_text("Deal 1 saved")
 
     page = keeping_phone.open()
@@ -217,7 +193,7 @@ def test_a_confirmation_made_offline_waits_and_lands_once(live_server, keeping_p
     page.locator("button[name=seat]").nth(1).click()
     confirm = page.get_by_role("button", name="Confirm deal 1")
     expect(confirm).to_be_visible()
-    _ready_offline(page)
+    ready_offline(page)
     cut_network(page)
     confirm.click()
     bar = page.locator("#offline")
@@ -238,7 +214,7 @@ def test_the_totals_say_which_deals_they_leave_out_while_some_wait(live_server, 
     _table, _url, page = _deal_one_queued(live_server, keeping_phone)
     totals = page.locator("#table-live")
     expect(totals).to_contain_text("These totals leave out deals waiting to be sent: 1.")
-    _enter(page, 2)
+    enter_offline_deal(page, 2)
     expect(totals).to_contain_text("These totals leave out deals waiting to be sent: 2.")
     shoot(page, "offline-totals-leave-out")
     keeping_phone.context.set_offline(False)

@@ -8,7 +8,7 @@ import datetime
 
 from django.core import mail
 
-from tests.e2e.conftest import director_event, shoot_widths, sign_in
+from tests.support.browser import director_event, shoot_widths, sign_in
 from tournaments.models import MailOptOut, Notice, NoticeStatus, Registration
 from tournaments.notice_mail import unsubscribe_token
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import director_of, shoot_widths, sign_in
-from tests.factories import ClubFactory
-from tests.leagues.league_helpers import night, players_of, season_of
+from tests.support.browser import director_of, shoot_widths, sign_in
+from tests.support.factories import ClubFactory
+from tests.support.leagues import night, players_of, season_of
 from tournaments.models import Player, PlayerMerge, Season
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,28 +8,14 @@ import datetime
 
 import pytest
 
-from scoring.services import Actor, deal_record
-from tests.e2e.conftest import shoot, sign_in
-from tests.factories import ClubFactory, UserFactory
-from tests.records.test_player_stats import gin, night, store
-from tests.scoring.conftest import new_request_id
+from tests.support.browser import shoot, sign_in
+from tests.support.factories import ClubFactory, UserFactory
+from tests.support.records import gin, night, play_rummy_deal, store
 from tournaments.event_settings import event_ranking_mode_set
 from tournaments.models import Player, RankingMode
 from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def play(table, number, *, out, ravaytys=False):
-    hands = ["KD", "2D", "3D", "4D"]
-    players = [
-        {"cards": None if seat == out else hands[seat], "points": None, "buys": 0}
-        for seat in range(4)
-    ]
-    deal_record(
-        table=table, number=number, entry={"out": out, "ravaytys": ravaytys, "players": players},
-        by=Actor(device="phone-0", seat=0), expected_version=0, request_id=new_request_id(),
-    )  # fmt: skip
 
 
 def published_night(players: int):
@@ -51,10 +37,10 @@ def published_night(players: int):
 
 def test_a_name_on_the_ranking_opens_the_players_record(live_server, phone):
     event, (one, two) = published_night(8)
-    play(one, 1, out=0, ravaytys=True)
-    play(two, 1, out=1)
-    play(two, 2, out=1)
-    play(two, 3, out=2)
+    play_rummy_deal(one, 1, out=0, ravaytys=True)
+    play_rummy_deal(two, 1, out=1)
+    play_rummy_deal(two, 2, out=1)
+    play_rummy_deal(two, 3, out=2)
     event_ranking_mode_set(event=event, mode=RankingMode.SAME_DEALS)
     phone.goto(f"{live_server.url}{event.get_absolute_url()}")
     caption = phone.locator("caption")

@@ -8,12 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.e2e.conftest import director_of, shoot_widths, sign_in
-from tests.factories import ClubFactory, UserFactory
-from tests.standings.test_one_standings_every_output import (
-    finished_championship,
-    series_in_round_two,
-)
+from tests.support.browser import director_of, shoot_widths, sign_in
+from tests.support.factories import ClubFactory, UserFactory
+from tests.support.standings import finished_championship, series_in_round_two
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -5,7 +5,7 @@ sheds spectators' polls keeps the page on its copy (304) instead of a 503."""
 from __future__ import annotations
 
 from scoring.services import Actor, deal_record
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
 from tournaments.services import event_publish
 
 
@@ -26,8 +26,8 @@ def test_the_public_pages_polls_send_the_tag_it_shows(live_server, phone):
     phone.goto(f"{live_server.url}/clubs/{event.club.slug}/events/{event.pk}/")
     said = phone.locator("#live").get_attribute("data-poll-tag")
     assert said
-    phone.clock.run_for(10_500)
-    phone.wait_for_timeout(500)
+    with phone.expect_response(lambda r: live in r.url):
+        phone.clock.run_for(10_500)
     assert sent[:1] == [said] and [status for status, _ in polls[:1]] == [304], (sent, polls)
 
     # A deal saved: the next poll, still with the page's tag, brings the new part and its tag,
@@ -37,11 +37,11 @@ def test_the_public_pages_polls_send_the_tag_it_shows(live_server, phone):
         table=table, number=1, entry=entry, expected_version=0, request_id="seat-0",
         by=Actor(device="a-phone", seat=0),
     )  # fmt: skip
-    phone.clock.run_for(10_000)
-    phone.wait_for_timeout(500)
+    with phone.expect_response(lambda r: live in r.url):
+        phone.clock.run_for(10_000)
     assert sent[1] == said and polls[1][0] == 200 and polls[1][1] != said, (sent, polls)
-    phone.clock.run_for(10_000)
-    phone.wait_for_timeout(500)
+    with phone.expect_response(lambda r: live in r.url):
+        phone.clock.run_for(10_000)
     assert sent[2] == polls[1][1] and polls[2][0] == 304, (sent, polls)
 
 
@@ -68,8 +68,8 @@ def test_an_unswapped_error_keeps_the_tag_for_the_next_poll(live_server, phone):
     phone.clock.install()
     phone.goto(f"{live_server.url}/clubs/{event.club.slug}/events/{event.pk}/")
     said = phone.locator("#live").get_attribute("data-poll-tag")
-    phone.clock.run_for(10_500)
-    phone.wait_for_timeout(500)
-    phone.clock.run_for(10_000)
-    phone.wait_for_timeout(500)
+    with phone.expect_response(lambda r: live in r.url):
+        phone.clock.run_for(10_500)
+    with phone.expect_response(lambda r: live in r.url):
+        phone.clock.run_for(10_000)
     assert failed and said and sent[:2] == [said, said], (said, sent)

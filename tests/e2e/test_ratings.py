@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.e2e.conftest import shoot_widths
-from tests.ratings.factories import GAME, rated_club, rated_event, rating_for
+from tests.support.browser import shoot_widths
+from tests.support.ratings_rows import GAME, rated_club, rated_event, rating_for
 from tournaments.models import Player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.e2e]

@@ -12,9 +12,10 @@ import re
 from django.conf import settings
 from django.core import mail
 from django.utils import timezone
+from playwright.sync_api import expect
 
-from tests.e2e.conftest import director_of, shoot_widths, sign_in
-from tests.factories import ClubFactory, MembershipFactory
+from tests.support.browser import director_of, shoot_widths, sign_in
+from tests.support.factories import ClubFactory, MembershipFactory
 from tournaments.models import (
     NoticeKind,
     Registration,
@@ -131,7 +132,7 @@ def test_register_confirm_waitlist_and_promotion(live_server, phone, browser):
     shoot_widths(mia, "registration-member-one-tap")
     mia.get_by_role("button", name="Register").click()
     mia.get_by_role("link", name="My registrations").click()
-    assert mia.get_by_role("link", name="Friday Rummy").is_visible()
+    expect(mia.get_by_role("link", name="Friday Rummy")).to_be_visible()
     shoot_widths(mia, "registration-mine")
 
     # The director's list: places, the waitlist, the cancelled, each with its history.
@@ -141,12 +142,12 @@ def test_register_confirm_waitlist_and_promotion(live_server, phone, browser):
     sign_in(desk, base, "dora", "dora")
     desk.goto(f"{base}/clubs/{club.slug}/events/{event.pk}/manage/")
     desk.get_by_role("link", name="Registration list and settings").click()
-    assert desk.get_by_text("Places taken: 2 of 2").first.is_visible()
+    expect(desk.get_by_text("Places taken: 2 of 2").first).to_be_visible()
     desk.locator("details summary").first.click()
     shoot_widths(desk, "registration-director-list")
     desk.select_option("#id_status", "cancelled")
     desk.get_by_role("button", name="Show").click()
-    assert desk.get_by_role("cell", name="ann@mail.example").is_visible()
+    expect(desk.get_by_role("cell", name="ann@mail.example")).to_be_visible()
     assert not desk.get_by_role("cell", name="bea@mail.example").count()
     desk.get_by_role("button", name="Give a place").click()
     desk.get_by_text("Places taken: 3 of 2").wait_for()  # the director's choice: over

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import datetime
 
-from tests.e2e.conftest import director_of, shoot_widths, sign_in
-from tests.factories import ClubFactory
+from tests.support.browser import director_of, shoot_widths, sign_in
+from tests.support.factories import ClubFactory
 from tournaments.models import Player
 from tournaments.services import event_create, registration_guest_add
 

@@ -8,9 +8,9 @@ import datetime
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import director_event, director_of, shoot, sign_in
-from tests.formats.test_series import play_out
-from tests.standings.test_one_standings_every_output import series_in_round_two
+from tests.support.browser import director_event, director_of, shoot, sign_in
+from tests.support.series import play_out
+from tests.support.standings import series_in_round_two
 from tournaments.models import Event, EventFormat, StageStatus
 from tournaments.services import event_publish, stage_confirm, stage_draw
 

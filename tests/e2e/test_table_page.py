@@ -3,8 +3,8 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from scoring.services import Actor, deal_record
-from tests.e2e.conftest import shoot
-from tests.scoring.conftest import seated_event
+from tests.support.browser import shoot
+from tests.support.events import seated_event
 
 
 def test_not_you_change_seat_is_visible_on_the_page(live_server, phone):
@@ -32,8 +32,8 @@ def test_the_table_pages_first_poll_is_a_304(live_server, phone):
     phone.goto(f"{live_server.url}{table.get_entry_url()}")
     phone.locator("button[name=seat]").first.click()
     phone.get_by_role("button", name="Not you? Change seat").wait_for()
-    phone.clock.run_for(5_500)
-    phone.wait_for_timeout(500)
+    with phone.expect_response(lambda r: r.url.endswith("/live/")):
+        phone.clock.run_for(5_500)
     assert polls[:1] == [304], polls
 
 

@@ -8,8 +8,8 @@ import re
 from playwright.sync_api import expect
 
 from scoring.models import Deal
-from tests.e2e.conftest import director_of, shoot, sign_in
-from tests.scoring.conftest import seated_event
+from tests.support.browser import director_of, shoot, sign_in
+from tests.support.events import seated_event
 from tournaments.services import table_key_revoke
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from scoring.models import Deal
-from tests.e2e.conftest import cut_network, shoot_widths
-from tests.e2e.test_offline import _enter, _ready_offline
-from tests.scoring.conftest import seated_event
+from tests.support.browser import cut_network, enter_offline_deal, ready_offline, shoot_widths
+from tests.support.events import seated_event
+from tests.support.waiting import wait_until
 
 # Set once the page is open; a page loaded again (a navigation) has lost it.
 MARK = "() => { window.lappuStayed = 'yes'; }"
@@ -45,8 +45,8 @@ def test_a_deal_entered_and_confirmed_on_two_phones_loads_no_page_again(live_ser
         assert phone.evaluate(STAYED)
         assert phone.url == url
 
-    _ready_offline(first)
-    _enter(first, 1)
+    ready_offline(first)
+    enter_offline_deal(first, 1)
     saved = first.locator("#table-main .messages")
     expect(saved).to_have_text("Deal 1 saved. Someone at another seat confirms it.")
     expect(saved).to_be_focused()
@@ -58,12 +58,19 @@ def test_a_deal_entered_and_confirmed_on_two_phones_loads_no_page_again(live_ser
         "async () => (await (await caches.match(document.getElementById('offline')"
         ".dataset.page)).text())"
     )
-    for _ in range(50):  # (the worker writes it when it gets to the page's message)
+
+    def kept_with_the_deal() -> str:
         kept = first.evaluate(copy)
-        if "Deal 1 waits for confirmation." in kept:
-            break
-        first.wait_for_timeout(100)
-    assert "Deal 1 waits for confirmation." in kept and 'data-source="kept"' in kept
+        return kept if "Deal 1 waits for confirmation." in kept else ""
+
+    # (The worker writes it when it gets to the page's message.)
+    kept = wait_until(
+        kept_with_the_deal,
+        timeout=5,
+        what="the kept copy to show the deal waiting",
+        interval=0.1,
+    )
+    assert 'data-source="kept"' in kept
 
     confirm = second.get_by_role("button", name="Confirm deal 1")
     expect(confirm).to_be_visible(timeout=12_000)  # the table's poll, every 5 s
@@ -92,10 +99,10 @@ def test_a_deal_saved_with_no_network_is_sent_and_swapped_in(live_server, browse
     phone.locator("button[name=seat]").first.click()
     expect(phone.locator("h2.deal-title")).to_have_text("Deal 1")
     bar = phone.locator("#offline")
-    _ready_offline(phone)
+    ready_offline(phone)
 
     cut_network(phone)
-    _enter(phone, 1)
+    enter_offline_deal(phone, 1)
     expect(bar).to_contain_text("Waiting to send: 1.")
     # The page the worker kept was a seat pick; the seat's part was spliced into it, so the
     # copy shown with no network is the table's, its form turned to the next deal.

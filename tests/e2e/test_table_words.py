@@ -7,9 +7,9 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from scoring.services import Actor, deal_record
-from tests.e2e.conftest import shoot
-from tests.scoring.conftest import new_request_id, seated_event
-from tests.scoring.test_in_context import gin, record, tiz
+from tests.support.browser import shoot
+from tests.support.deals import gin, record, tiz
+from tests.support.events import new_request_id, seated_event
 
 
 def _seated(browser, url: str, position: int, locale: str = "en-GB"):

@@ -6,10 +6,10 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from printing.models import SheetReturn
-from tests.e2e.conftest import shoot, sign_in
-from tests.factories import MembershipFactory
-from tests.printing.test_print_sheets import contract_entry, record
-from tests.scoring.conftest import seated_event
+from tests.support.browser import shoot, sign_in
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
+from tests.support.sheets import contract_entry, record
 from tournaments.models import Role
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.db import connection
@@ -17,24 +15,15 @@ from formats.championship import (
     championship_stage_close,
     tie_break_record,
 )
-from rules import RuleViolation, score_deal
-from scoring.models import Deal, DealStatus
-from tests.factories import ClubFactory, MembershipFactory
+from rules import RuleViolation
+from scoring.models import Deal
+from tests.support.championship import championship, names, play, seated, tied_scheme, winner_scheme
+from tests.support.factories import ClubFactory, MembershipFactory
 from tournaments.advancement import Advancement, Reason
 from tournaments.forms import EventForm
-from tournaments.models import (
-    Event,
-    EventFormat,
-    EventStatus,
-    Player,
-    Role,
-    Seat,
-    StageStatus,
-    Table,
-)
+from tournaments.models import Event, EventFormat, EventStatus, Player, Role, Seat, StageStatus
 from tournaments.selectors import late_arrivals
 from tournaments.services import (
-    event_create,
     late_arrivals_seat,
     registration_add,
     registration_status_set,
@@ -43,96 +32,6 @@ from tournaments.services import (
 )
 
 pytestmark = pytest.mark.django_db
-
-DEALS = 7  # Rutupeli: seven deals (games), each its contract
-
-
-def championship(players: int, *, preferred: int = 3, top_k: int = 1, club=None):
-    club = club or ClubFactory()
-    director = MembershipFactory(club=club, role=Role.DIRECTOR).user
-    event = event_create(
-        published=True,
-        club=club,
-        name="Rutupeli championship",
-        date=datetime.date(2026, 12, 5),
-        variant_id="rutupeli",
-        preferred_table_size=preferred,
-        format=EventFormat.CHAMPIONSHIP,
-        format_options={"top_k": top_k, "lucky_losers": False},
-    )
-    players_ = Player.objects.bulk_create(
-        [Player(club=club, name=f"Player {index + 1:03d}") for index in range(players)]
-    )
-    for player in players_:
-        registration_add(event=event, player=player, checked_in=True)
-    stage = stage_draw(event=event, seed=11)
-    stage_confirm(stage=stage)
-    return event, stage, director
-
-
-def entry(out: int, points: list[int]) -> dict:
-    return {
-        "out": out,
-        "players": [
-            {"cards": None, "points": None if seat == out else value, "buys": 0}
-            for seat, value in enumerate(points)
-        ],
-    }
-
-
-def winner_scheme(seats: int, winner: int = 0) -> list[dict]:
-    """`winner` goes out every deal; the others take 10, 20, … points by seat."""
-    return [
-        entry(winner, [0 if s == winner else 10 * (s + 1) for s in range(seats)])
-        for _ in range(DEALS)
-    ]
-
-
-def tied_scheme(seats: int, a: int = 0, b: int = 1) -> list[dict]:
-    """Seats `a` and `b` level on every tie order (total, last deal, deals won)."""
-    others = [s for s in range(seats) if s not in (a, b)]
-    third = others[0]
-    deals = []
-    for number in range(DEALS):
-        points = [50] * seats
-        if number < 3:
-            out, points[b] = a, 10
-        elif number < 6:
-            out, points[a] = b, 10
-        else:
-            out, points[a], points[b] = third, 10, 10
-        points[out] = 0
-        deals.append(entry(out, points))
-    return deals
-
-
-def play(table: Table, scheme: list[dict], *, confirmed: bool = True, upto: int = DEALS) -> None:
-    """Store the table's deals as the services would have (scored by the engine), at once."""
-    variant = table.stage.event.variant
-    deals = []
-    for number, item in enumerate(scheme[:upto], start=1):
-        score = score_deal(variant, number, item)
-        deals.append(
-            Deal(
-                table=table,
-                number=number,
-                contract=variant.contract(number).to_dict(),
-                entry=item,
-                points=list(score.points),
-                flags=score.flags,
-                status=DealStatus.CONFIRMED if confirmed else DealStatus.SUBMITTED,
-            )
-        )
-    Deal.objects.bulk_create(deals)
-    Table.objects.filter(pk=table.pk).update(has_scores=True)
-
-
-def seated(table: Table) -> list[int]:
-    return list(table.seats.order_by("position").values_list("player_id", flat=True))
-
-
-def names(table: Table) -> list[str]:
-    return list(table.seats.order_by("position").values_list("player__name", flat=True))
 
 
 def test_a_nine_player_championship_with_a_tie_settled_by_the_director():

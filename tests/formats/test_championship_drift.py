@@ -9,47 +9,17 @@ from django.core.exceptions import PermissionDenied
 from django.test import Client
 from django.urls import reverse
 
-from formats.championship import (
-    championship_stage_close,
-    closed_stage_decision_record,
-    closed_stage_drift,
-)
+from formats.championship import closed_stage_decision_record, closed_stage_drift
 from rules import RuleViolation
 from scoring.models import Deal, DealAction, DealVersion
 from scoring.services import Actor, TableClosed, deal_record
-from tests.factories import MembershipFactory
-from tests.formats.test_championship import championship, names, play, winner_scheme
-from tournaments.models import Role, Stage, StageStatus, Table
+from tests.support.championship import FLIP, closed_stage, correct, director_actor, names
+from tests.support.factories import MembershipFactory
+from tournaments.models import Role, Stage
 
 pytestmark = pytest.mark.django_db
 
 
-def closed_stage(players: int = 9):
-    """A championship whose first stage is closed (seat 0 won every table) and whose
-    second stage is drawn."""
-    event, stage, director = championship(players)
-    tables = list(stage.tables.order_by("number"))
-    for table in tables:
-        play(table, winner_scheme(table.seats.count(), winner=0))
-    championship_stage_close(stage=stage, by=director, seed=3)
-    stage.refresh_from_db()
-    assert stage.status == StageStatus.FINISHED
-    return event, stage, director, tables
-
-
-def director_actor(director) -> Actor:
-    return Actor(device="director-laptop", user=director)
-
-
-# Deal 7 entered again: seat 0 took 200 points and seat 1 went out, so seat 1 wins the table.
-FLIP = {
-    "out": 1,
-    "players": [
-        {"cards": None, "points": 200, "buys": 0},
-        {"cards": None, "points": None, "buys": 0},
-        {"cards": None, "points": 30, "buys": 0},
-    ],
-}
 # Deal 7 entered again with other losers' points: the winner stays the winner.
 SAME = {
     "out": 0,
@@ -59,18 +29,6 @@ SAME = {
         {"cards": None, "points": 35, "buys": 0},
     ],
 }
-
-
-def correct(table: Table, director, entry: dict, request_id: str = "fix") -> Deal:
-    deal = Deal.objects.get(table=table, number=7)
-    return deal_record(
-        table=table,
-        number=7,
-        entry=entry,
-        by=director_actor(director),
-        expected_version=deal.version,
-        request_id=request_id,
-    )
 
 
 def test_the_director_corrects_a_closed_stage_and_the_changed_advancer_is_flagged():

@@ -23,8 +23,15 @@ from formats.championship import (
 from printing.boards import bracket_file
 from rules import RuleViolation
 from standings.standings import event_standings
-from tests.formats.test_championship import names, play, seated, winner_scheme
-from tests.formats.test_championship_drift import FLIP, closed_stage, correct
+from tests.support.championship import (
+    FLIP,
+    closed_stage,
+    correct,
+    names,
+    play,
+    seated,
+    winner_scheme,
+)
 from tournaments.models import Player, Seat, Stage, StageStatus
 from tournaments.services import registration_status_set, stage_confirm, stage_draw
 

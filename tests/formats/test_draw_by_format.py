@@ -9,8 +9,8 @@ import pytest
 
 from formats.series import series_round_draw
 from rules import RuleViolation
-from tests.factories import ClubFactory
-from tests.formats.test_series import play_out, series_event
+from tests.support.factories import ClubFactory
+from tests.support.series import play_out, series_event
 from tournaments.forms import SwapForm
 from tournaments.models import EventFormat, Player, Seat
 from tournaments.selectors import event_draw_state

@@ -7,8 +7,8 @@ import pytest
 
 from formats.finish import event_finish, event_finish_refusal
 from formats.series import series_round_draw
-from tests.formats.test_championship import championship, play, winner_scheme
-from tests.formats.test_series import play_out, series_event
+from tests.support.championship import championship, play, winner_scheme
+from tests.support.series import play_out, series_event
 from tournaments.models import EventStatus
 from tournaments.services import stage_confirm
 

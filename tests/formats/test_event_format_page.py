@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from tests.formats.test_championship import championship
-from tests.formats.test_series import series_event
+from tests.support.championship import championship
+from tests.support.series import series_event
 from tournaments.selectors import event_format_rows
 
 pytestmark = pytest.mark.django_db

@@ -15,16 +15,21 @@ from formats.championship import (
 from formats.playoffs import playoff_open, table_playoffs
 from records.selectors import player_record
 from rules import RuleViolation
-from scoring.services import Actor, deal_confirm, deal_record
 from standings.standings import event_standings
-from tests.factories import MembershipFactory
-from tests.formats.test_championship import championship, play, seated, tied_scheme, winner_scheme
+from tests.support.championship import (
+    championship,
+    out_entry,
+    play,
+    play_off,
+    seated,
+    tied_scheme,
+    winner_scheme,
+)
+from tests.support.factories import MembershipFactory
 from tournaments.advancement import TieBreakMethod
 from tournaments.models import Player, Role, Table
 
 pytestmark = pytest.mark.django_db
-
-SEAT0, SEAT1 = Actor(device="phone-a", seat=0), Actor(device="phone-b", seat=1)
 
 
 def tied_stage():
@@ -35,20 +40,6 @@ def tied_stage():
     for table in tables[1:]:
         play(table, winner_scheme(3))
     return event, stage, director, tables
-
-
-def out_entry(out: int, points: list[int | None]) -> dict:
-    return {
-        "out": out,
-        "players": [{"cards": None, "points": value, "buys": 0} for value in points],
-    }
-
-
-def play_off(playoff: Table, entry: dict) -> None:
-    deal = deal_record(
-        table=playoff, number=1, entry=entry, by=SEAT0, expected_version=0, request_id="p1"
-    )
-    deal_confirm(deal=deal, by=SEAT1, expected_version=1, request_id="p2")
 
 
 def test_the_tied_players_play_one_deal_and_its_result_is_the_tie_break():

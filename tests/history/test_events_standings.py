@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from standings.standings import event_standings, events_standings, row_figures
-from tests.standings.test_one_standings_every_output import FORMATS
+from tests.support.standings import FORMATS
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ import threading
 import pytest
 from django.db import connection
 
-from tests.factories import ClubFactory
+from tests.support.factories import ClubFactory
 from tournaments.history import history_import
 from tournaments.models import Event, Player
 from tournaments.spreadsheet import SpreadsheetError

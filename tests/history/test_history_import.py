@@ -19,7 +19,7 @@ from demo.history import HISTORY_SEASON, demo_history
 from leagues.services import season_league
 from rules import RuleViolation
 from standings.standings import event_standings
-from tests.factories import ClubFactory, MembershipFactory
+from tests.support.factories import ClubFactory, MembershipFactory
 from tournaments.history import history_import, history_preview
 from tournaments.models import Event, ImportedResult, Player, Role, Season
 from tournaments.services import registration_add

@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from records.selectors import player_record
 from standings.standings import event_standings
-from tests.factories import ClubFactory
-from tests.standings.test_one_standings_every_output import FORMATS
+from tests.support.factories import ClubFactory
+from tests.support.standings import FORMATS
 from tournaments.history import history_import
 from tournaments.models import Player
 from tournaments.services import event_publish

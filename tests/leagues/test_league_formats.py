@@ -13,12 +13,12 @@ from formats.series import series_standings
 from leagues.selectors import event_final_places, season_plays
 from leagues.services import season_league
 from standings.selectors import event_ranking
-from tests.factories import ClubFactory
-from tests.formats.test_championship import championship, play, winner_scheme
-from tests.formats.test_headtohead import h2h_event, pair_and_confirm
-from tests.formats.test_headtohead import play as play_match
-from tests.formats.test_series import play_out, series_event
-from tests.leagues.league_helpers import night, players_of, season_of
+from tests.support.championship import championship, play, winner_scheme
+from tests.support.factories import ClubFactory
+from tests.support.headtohead import h2h_event, pair_and_confirm
+from tests.support.headtohead import play as play_match
+from tests.support.leagues import night, players_of, season_of
+from tests.support.series import play_out, series_event
 from tournaments.models import Event, EventFormat, EventStatus, Season
 from tournaments.services import stage_confirm
 

@@ -16,8 +16,8 @@ from django.urls import reverse
 from leagues.selectors import season_results
 from leagues.services import league_recompute, season_league
 from scoring.models import Deal, DealStatus
-from tests.factories import ClubFactory, MembershipFactory
-from tests.leagues.league_helpers import night, players_of, season_of
+from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.leagues import night, players_of, season_of
 from tournaments.league import LeagueScheme
 from tournaments.models import Role, Season, SeasonSchemeChange
 

@@ -20,10 +20,10 @@ from leagues import tasks as league_tasks
 from leagues.services import league_recompute, season_league
 from scoring.models import Deal
 from scoring.services import Actor, deal_record
-from tests.factories import ClubFactory, MembershipFactory
-from tests.formats.test_championship import entry, play
-from tests.leagues.league_helpers import night, players_of, season_of
-from tests.scoring.conftest import new_request_id
+from tests.support.championship import entry, play
+from tests.support.events import new_request_id
+from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.leagues import night, players_of, season_of
 from tournaments.changes import results_change
 from tournaments.models import Event, Role, Season
 from tournaments.services import event_publish

@@ -2,39 +2,36 @@
 queued when the result's transaction commits, run by the worker, the table current after.
 
 `make test` runs these in its PostgreSQL pass with REDIS_URL set (see
-tests/test_celery_worker.py for the worker fixture used here).
+tests/conftest.py for the worker fixture used here).
 """
 
 from __future__ import annotations
-
-import time
 
 import pytest
 from django.db import transaction
 
 from formats.finish import event_finish
 from leagues.services import league_recompute
-from tests.factories import ClubFactory
-from tests.leagues.league_helpers import night, players_of, season_of
-from tests.test_celery_worker import celery_worker_process  # noqa: F401  (the fixture)
+from tests.support.factories import ClubFactory
+from tests.support.leagues import night, players_of, season_of
+from tests.support.waiting import wait_until
 from tournaments.models import Season
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.postgres]
 
 
 def _wait_until_current(season: Season, *, timeout: float = 45) -> Season:
-    deadline = time.monotonic() + timeout
-    while True:
+    def current() -> bool:
         season.refresh_from_db()
-        if season.league_stale_since is None and season.league_rows is not None:
-            return season
-        assert time.monotonic() < deadline, "the worker did not recompute the table"
-        time.sleep(0.2)
+        return season.league_stale_since is None and season.league_rows is not None
+
+    wait_until(current, timeout=timeout, what="the worker to recompute the table")
+    return season
 
 
 def test_finishing_a_night_is_recomputed_by_the_worker(
     transactional_db,
-    celery_worker_process,  # noqa: F811
+    celery_worker_process,
 ):
     club = ClubFactory()
     season = season_of(club)
@@ -58,7 +55,7 @@ def test_finishing_a_night_is_recomputed_by_the_worker(
 
 def test_the_workers_run_and_a_second_one_agree(
     transactional_db,
-    celery_worker_process,  # noqa: F811
+    celery_worker_process,
 ):
     club = ClubFactory()
     season = season_of(club)

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from icalendar import Calendar
 
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments.models import Event, Role
 from tournaments.services import event_create
 

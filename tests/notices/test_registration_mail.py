@@ -13,7 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core import mail
 from django.test import Client
 
-from tests.factories import ClubFactory
+from tests.support.factories import ClubFactory
 from tournaments.models import Player, RegistrationOpenTo
 from tournaments.registration import (
     registration_confirm,

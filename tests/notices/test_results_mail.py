@@ -8,8 +8,8 @@ from django.core import mail
 
 from formats.finish import event_finish
 from standings.standings import event_standings
-from tests.factories import ClubFactory
-from tests.leagues.league_helpers import night, players_of, season_of
+from tests.support.factories import ClubFactory
+from tests.support.leagues import night, players_of, season_of
 from tournaments.models import Notice, NoticeStatus, Registration
 from tournaments.services import event_publish
 

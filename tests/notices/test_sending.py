@@ -8,7 +8,7 @@ from django.core import mail
 from django.db import transaction
 
 from core.models import TaskRun
-from tests.notices.conftest import drawn_event
+from tests.support.events import drawn_event
 from tournaments.models import MailOptOut, Notice, NoticeStatus, Registration
 from tournaments.notice_mail import notices_send
 from tournaments.notices import MAX_RETRIES, notice_queue, notice_resend, notices_send_task
@@ -147,7 +147,7 @@ def test_the_send_job_reads_a_fixed_number_of_queries(django_assert_max_num_quer
 
 
 def test_the_manage_page_counts_the_mail_and_offers_send_again(broken_smtp, client, settings):
-    from tests.factories import MembershipFactory, UserFactory
+    from tests.support.factories import MembershipFactory, UserFactory
     from tournaments.models import Role
 
     event, _stage = drawn_event(players=4)
@@ -229,7 +229,7 @@ def test_the_sweep_sends_what_no_job_took_and_requeues_lost_table_jobs():
 
 
 def test_a_registration_without_an_address_is_mailed_at_the_members_account():
-    from tests.factories import UserFactory
+    from tests.support.factories import UserFactory
     from tournaments.models import Profile
 
     event, _stage = drawn_event(players=4, mail_tables=False, emails=False)
@@ -250,7 +250,7 @@ def test_queue_down_the_draw_and_the_registration_stand_and_the_sweep_sends_late
 
     from django.utils import timezone
 
-    from tests.test_tasks_broker_down import CLOSED, queue_pointed_at
+    from tests.support.broker import CLOSED, queue_pointed_at
     from tournaments.notices import notices_sweep_task
 
     with queue_pointed_at(CLOSED):

@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 import pytest
 from aiosmtpd.controller import Controller
 
-from tests.factories import MembershipFactory, UserFactory
-from tests.notices.conftest import drawn_event
+from tests.support.events import drawn_event
+from tests.support.factories import MembershipFactory, UserFactory
 from tournaments.models import Notice, NoticeStatus, Registration, Role
 from tournaments.notices import MAX_RETRIES, notice_queue
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import ClubFactory
+from tests.support.factories import ClubFactory
 from tournaments.models import MailOptOut
 from tournaments.notice_mail import unsubscribe_token
 

@@ -16,11 +16,11 @@ from core.tasks import QueueUnavailable
 from printing import board_views
 from printing.jobs import STANDINGS
 from printing.models import PrintJob, PrintJobStatus
-from tests.printing.test_print_jobs import media  # noqa: F401  (autouse: files in a temporary folder)
-from tests.scoring.conftest import seated_event
-from tests.standings.test_tables_export import play
+from tests.support.events import seated_event
+from tests.support.standings import play_night
 
-pytestmark = pytest.mark.django_db
+# Files go to a temporary folder.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("media")]
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def big(monkeypatch):
     """An event over the threshold (lowered: the path is the same at 1000 players)."""
     monkeypatch.setattr(board_views, "IN_BACKGROUND_FROM", 10)
     event, tables = seated_event(variant_id="rutupeli", players=16)
-    play(tables[0], 1)
+    play_night(tables[0], 1)
     return event, tables
 
 
@@ -57,7 +57,7 @@ def test_the_standings_pdf_of_a_big_event_is_a_print_job(
     again = client.get(_url(event, lang="en"))
     assert again.content == response.content and PrintJob.objects.count() == 1
     # A result changes: the next PDF is a new job, made from the results as they are now.
-    play(tables[1], 1)
+    play_night(tables[1], 1)
     with django_capture_on_commit_callbacks(execute=True):
         client.get(_url(event, lang="en"))
     assert PrintJob.objects.filter(kind=STANDINGS).count() == 2
@@ -89,7 +89,7 @@ def test_with_the_queue_down_the_request_makes_the_pdf_itself(client, big, monke
 
 def test_a_small_event_s_standings_are_made_in_the_request(client):
     event, tables = seated_event(variant_id="rutupeli", players=8)
-    play(tables[0], 1)
+    play_night(tables[0], 1)
     response = client.get(_url(event, lang="en"))
     assert response.status_code == 200 and response.content.startswith(b"%PDF-")
     assert not PrintJob.objects.exists()

@@ -21,11 +21,7 @@ from django.utils.translation import gettext, override
 from pypdf import PdfReader
 
 from demo.loader import DEMO_NIGHTS
-from formats.championship import (
-    championship_bracket,
-    championship_stage_close,
-    tie_break_record,
-)
+from formats.championship import championship_bracket, championship_stage_close
 from leagues.services import season_league, season_league_scheme_set
 from leagues.tables import scheme_text
 from printing import boards as print_boards
@@ -42,19 +38,12 @@ from scoring.selectors import event_sheets
 from scoring.services import Actor, deal_confirm, deal_record
 from standings.selectors import event_ranking
 from standings.standings import event_standings
-from tests.factories import ClubFactory, MembershipFactory
-from tests.formats.test_championship import (
-    championship,
-    play,
-    tied_scheme,
-    winner_scheme,
-)
-from tests.formats.test_championship import (
-    entry as deal_entry,
-)
-from tests.leagues.league_helpers import night, players_of, season_of
-from tests.printing.test_print_sheets import overlapping_words
-from tests.scoring.conftest import new_request_id
+from tests.support.championship import championship, play, winner_scheme
+from tests.support.events import new_request_id
+from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.leagues import night, players_of, season_of
+from tests.support.printing import LONG_NAMES, explained_championship, long_named
+from tests.support.sheets import overlapping_words
 from tournaments.changes import results_change
 from tournaments.league import LeagueScheme
 from tournaments.models import Player, Role
@@ -533,48 +522,6 @@ def test_standings_are_made_once_per_state_of_the_results(client, monkeypatch):
 # -- issue 23: what the bracket and the league table must say, and that they fit -----------------
 
 PAPERS = ("A4", "Letter")
-# Long names, as the clubs' players have them, so that a narrow column would wrap them.
-LONG_NAMES = [
-    "Kőrösiné Szabó Ágnes", "Äijälä-Heikkinen Väinö", "Szűcs Ödön Lőrinc", "Mäkelä Sirpa",
-    "Öberg-Lindqvist Åsa", "Nagy-Horváth Lőrinc", "Heikkinen Jörö", "Tóth Zsófia Réka",
-    "Lindqvist Ulla-Maija", "Bíró Gyula",
-]  # fmt: skip
-
-
-def _last_deal_scheme() -> list[dict]:
-    """Seats 0 and 1 level on the total (50 each), seat 0 with fewer points in the last deal:
-    the table's order sets seat 1 below by the last deal, not the total."""
-    deals = [deal_entry(0, [0, 10, 50]) for _ in range(3)]
-    deals += [deal_entry(1, [10, 0, 50]) for _ in range(2)]
-    deals += [deal_entry(1, [20, 0, 50]), deal_entry(2, [10, 20, 0])]
-    return deals
-
-
-def _named(event) -> None:
-    for player, name in zip(
-        Player.objects.filter(club=event.club).order_by("pk"), LONG_NAMES, strict=False
-    ):
-        player.name = name
-        player.save(update_fields=["name"])
-
-
-def _explained_championship():
-    """Nine players of long names: table 1 level on everything, settled by a card draw;
-    table 2 level on the total, set apart by the last deal; a final of three, finished."""
-    event, stage, director = championship(9)
-    _named(event)
-    tables = list(stage.tables.order_by("number"))
-    play(tables[0], tied_scheme(3))
-    play(tables[1], _last_deal_scheme())
-    play(tables[2], winner_scheme(3, winner=2))
-    a, b, _c = tables[0].seats.order_by("position").values_list("player_id", flat=True)
-    tie_break_record(table=tables[0], method="card_draw", order=[b, a], note="", by=director)
-    final = championship_stage_close(stage=stage, by=director, seed=5)
-    stage_confirm(stage=final)
-    play(final.tables.get(), winner_scheme(3, winner=1))
-    championship_stage_close(stage=final, by=director)
-    event.refresh_from_db()
-    return event
 
 
 def _pages(pdf: bytes) -> int:
@@ -588,7 +535,7 @@ def _flat(pdf: bytes) -> list[str]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_bracket_says_what_decided_a_level_result(language):
-    event = _explained_championship()
+    event = explained_championship()
     bracket = championship_bracket(event=event)
     lines = _flat(bracket_file(event=event, language=language).content)
     text = "\n".join(lines)
@@ -656,7 +603,7 @@ def test_the_bracket_keeps_the_marker_with_the_name(language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_final_ranking_has_the_totals(language):
-    event = _explained_championship()
+    event = explained_championship()
     bracket = championship_bracket(event=event)
     lines = _flat(bracket_file(event=event, language=language).content)
     assert len(_marked(lines, language)) == 4
@@ -671,7 +618,7 @@ def test_the_final_ranking_has_the_totals(language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_bracket_marks_totals_not_yet_confirmed(language):
     event, stage, director = championship(9)
-    _named(event)
+    long_named(event)
     for table in stage.tables.all():
         play(table, winner_scheme(3, winner=table.number % 3))
     final = championship_stage_close(stage=stage, by=director, seed=5)
@@ -707,7 +654,7 @@ def test_the_public_bracket_says_what_the_printed_one_does(client):
         page = client.get(reverse("event_public", args=[event.club.slug, event.pk]))
         return " ".join(page.content.decode().split())
 
-    assert "Decided by: last deal" in page_text(_explained_championship())
+    assert "Decided by: last deal" in page_text(explained_championship())
     event, stage, director = championship(9)
     for table in stage.tables.all():
         play(table, winner_scheme(3, winner=table.number % 3))
@@ -777,7 +724,7 @@ def _fit_league(monkeypatch):
 def test_the_bracket_and_league_fit_their_pages_with_no_words_over_each_other(
     language, paper, monkeypatch
 ):
-    event = _explained_championship()
+    event = explained_championship()
     bracket = bracket_file(event=event, language=language, size=paper).content
     # Two stages side by side and the champion on the first page, the final ranking of
     # nine on the second.
@@ -815,6 +762,6 @@ def test_the_bracket_takes_the_same_queries_for_three_tables_as_for_seven(
     # Both of two stages; the first closed with its tie-breaks read once for all its tables.
     assert counts[0] == counts[1]
     # A finished one reads no no-shows (nobody can be one any more).
-    finished = _explained_championship()
+    finished = explained_championship()
     with django_assert_max_num_queries(counts[0]):
         bracket_file(event=finished, language="en")

@@ -29,21 +29,18 @@ from printing.models import PrintJob, PrintJobStatus, PrintShare
 from printing.pdf import PrintError
 from printing.tasks import interrupted, print_job_failed
 from rules import RuleViolation
-from tests.factories import ClubFactory, MembershipFactory
-from tests.formats.test_championship import play, winner_scheme
-from tests.scoring.conftest import seated_event
-from tests.test_tasks_broker_down import queue_at, queue_pointed_at, silent_port  # noqa: F401
+from tests.support.broker import queue_pointed_at, silent_port
+from tests.support.championship import play, winner_scheme
+from tests.support.events import seated_event
+from tests.support.factories import ClubFactory, MembershipFactory
 from tournaments.changes import event_results_version, results_change
 from tournaments.models import Role
 from tournaments.services import event_create
 
 Status = PrintJobStatus
 
-
-@pytest.fixture(autouse=True)
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    return settings.MEDIA_ROOT
+# Files go to a temporary folder.
+pytestmark = pytest.mark.usefixtures("media")
 
 
 @pytest.fixture
@@ -518,7 +515,7 @@ def test_a_bad_request_is_a_message(client, night, director, data, message):
 
 def test_the_queue_down_is_a_message_not_an_error(
     transactional_db,
-    queue_at,  # noqa: F811
+    queue_at,
     client,
     media,
 ):
@@ -731,7 +728,7 @@ def test_a_job_cut_off_says_it_waits_for_a_worker_or_the_queue_never_failed(
     client,
     night,
     director,
-    queue_at,  # noqa: F811
+    queue_at,
 ):
     """Its worker gone: "waiting for a worker"; the queue unreachable (its state cannot be
     read, and giving it out again cannot be sent): "waiting for the job queue"."""

@@ -11,19 +11,19 @@ from formats.finish import event_finish
 from leagues.services import season_league
 from printing.boards import board_document, league_document
 from printing.pdf import PAPERS
-from tests.factories import ClubFactory
-from tests.formats.test_championship import entry, play
-from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of
-from tests.formats.test_headtohead import play as play_match
-from tests.leagues.league_helpers import night, players_of, season_of
-from tests.printing.sheetcheck import (
+from tests.support.championship import entry, play
+from tests.support.factories import ClubFactory
+from tests.support.headtohead import h2h_event, pair_and_confirm, pairs_of
+from tests.support.headtohead import play as play_match
+from tests.support.leagues import night, players_of, season_of
+from tests.support.printing import explained_championship
+from tests.support.sheets import (
     overlapping_words,
     page_words,
     png,
     words_broken_mid_word,
     words_outside_their_cells,
 )
-from tests.printing.test_print_boards import _explained_championship
 from tournaments.event_formats import EventFormat
 from tournaments.models import Player
 
@@ -110,7 +110,7 @@ def test_the_boards_heads_break_between_words_and_stay_in_their_cells():
     """A championship's standings and bracket ("Saavutettu vaihe", "Elért szakasz") and a
     Swiss event's standings ("Győzelmek", "Mérkőzések"): every head whole on its lines,
     inside its column, in every language and on every paper (issue 31)."""
-    championship = _explained_championship()  # players of long names, two stages
+    championship = explained_championship()  # players of long names, two stages
     boards = [("standings", championship), ("bracket", championship), ("standings", _swiss())]
     found = []
     for kind, event in boards:

@@ -20,8 +20,10 @@ from printing import tasks as print_tasks
 from printing.jobs import print_job_merge, print_job_run, print_job_start, print_share_make
 from printing.models import PrintJob, PrintJobStatus, PrintShare
 from printing.pdf import PrintError
-from tests.printing.test_print_jobs import media  # noqa: F401  (autouse: files in a temporary folder)
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+
+# Files go to a temporary folder.
+pytestmark = pytest.mark.usefixtures("media")
 
 Status = PrintJobStatus
 

@@ -17,16 +17,9 @@ from pypdf import PdfReader
 
 from printing.sheets import table_sheet_file, table_sheets_pdf
 from scoring.selectors import table_sheet
-from tests.factories import MembershipFactory
-from tests.printing.sheetcheck import (
-    confirm,
-    contract_entry,
-    overlapping_words,
-    pdf_text,
-    png,
-    record,
-)
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
+from tests.support.sheets import confirm, contract_entry, overlapping_words, pdf_text, png, record
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db

@@ -9,87 +9,35 @@ files into a temporary MEDIA_ROOT that this process reads too.
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import time
-import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 import redis
-from django.conf import settings
-from django.db import connection
-from django.urls import reverse
-from pypdf import PdfReader
 
-from clubsite.celery import app
-from core.models import TaskRun
 from printing.models import PrintJob, PrintJobStatus
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
-from tests.test_celery_worker import start_worker, stop_worker
-from tests.test_tasks_broker_down import queue_pointed_at
-from tournaments.models import Role
+from tests.support.broker import queue_pointed_at
+from tests.support.print_worker import (
+    TABLES,
+    Worker,
+    job_url,
+    nothing_half_made,
+    progress,
+    serving,
+    sixty_tables,
+    start_job,
+    whole_pdf,
+)
+from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.postgres]
-
-TABLES = 60
-T = TypeVar("T")
-
-
-@dataclass
-class Worker:
-    queue: str
-    media: Path
-    logs: Path
-    proc: subprocess.Popen[bytes]
-    concurrency: int = 1
-
-    def start(self) -> None:
-        """A (new) worker process on the same queue and media folder."""
-        saved = os.environ.get("MEDIA_ROOT")
-        os.environ["MEDIA_ROOT"] = str(self.media)
-        try:
-            log = self.logs / f"worker-{time.monotonic_ns()}.log"
-            self.proc = start_worker(queue=self.queue, log=log, concurrency=self.concurrency)
-        finally:
-            if saved is None:
-                os.environ.pop("MEDIA_ROOT", None)
-            else:
-                os.environ["MEDIA_ROOT"] = saved
-
-    def pool_child(self) -> int:
-        """The pid of the worker's one pool child (the process that runs the jobs)."""
-        pid = self.proc.pid
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        assert len(children) == 1, children
-        return int(children[0])
-
-
-def serving(tmp_path_factory, concurrency: int) -> Iterator[Worker]:
-    """A worker of `concurrency` pool processes that this process's jobs are queued to."""
-    if not settings.REDIS_URL or connection.vendor != "postgresql":
-        pytest.skip("needs REDIS_URL and PostgreSQL: make test runs this in its PostgreSQL pass")
-    queue = f"lappu-print-test-{uuid.uuid4().hex[:8]}"
-    media, logs = tmp_path_factory.mktemp("media"), tmp_path_factory.mktemp("logs")
-    worker = Worker(queue, media, logs, None, concurrency)  # type: ignore[arg-type]
-    worker.start()
-    saved_queue = app.conf.task_default_queue
-    app.conf.task_default_queue = queue
-    try:
-        yield worker
-    finally:
-        app.conf.task_default_queue = saved_queue
-        stop_worker(worker.proc)
 
 
 @pytest.fixture(scope="module")
@@ -98,74 +46,9 @@ def print_worker(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterat
     yield from serving(tmp_path_factory, concurrency=1)
 
 
-def sixty_tables(worker: Worker, settings) -> tuple[Any, Any]:
-    """60 tables of 4, and a director to sign in; this process reads the worker's files."""
-    settings.MEDIA_ROOT = worker.media
-    shutil.rmtree(worker.media / "print", ignore_errors=True)  # an earlier test's
-    event, tables = seated_event(variant_id="rutupeli", players=TABLES * 4)
-    assert len(tables) == TABLES
-    director = MembershipFactory(club=event.club, role=Role.DIRECTOR).user
-    return event, director
-
-
 @pytest.fixture
 def night(transactional_db, print_worker, settings):
     return sixty_tables(print_worker, settings)
-
-
-def wait_for(check: Callable[[], T], *, timeout: float, what: str, every: float = 0.05) -> T:
-    deadline = time.monotonic() + timeout
-    while not (value := check()):
-        assert time.monotonic() < deadline, what
-        time.sleep(every)
-    return value
-
-
-def wait_done(job: PrintJob, *, what: str) -> None:
-    """Until the job is done (within two minutes), then `job` as it ended."""
-    wait_for(
-        lambda: PrintJob.objects.filter(pk=job.pk, status=PrintJobStatus.DONE).exists(),
-        timeout=120,
-        what=what,
-        every=0.2,
-    )
-    job.refresh_from_db()
-
-
-def progress(job: PrintJob) -> tuple[int, int]:
-    """Tables made, of the total: the job's task record (as every job's progress)."""
-    run = TaskRun.objects.get(task_id=job.task_id)
-    return run.done, run.total
-
-
-def start_job(client, event) -> PrintJob:
-    response = client.post(
-        reverse("print_job_start", args=[event.club.slug, event.pk]),
-        {"kind": "table_sheets", "stage": 1},
-    )
-    assert response.status_code == 302
-    return PrintJob.objects.get(event=event)
-
-
-def job_url(job: PrintJob, name: str = "print_job") -> str:
-    return reverse(name, args=[job.event.club.slug, job.event_id, job.pk])
-
-
-def whole_pdf(client, job: PrintJob) -> PdfReader:
-    response = client.get(job_url(job, "print_job_download"))
-    assert response.status_code == 200
-    content = b"".join(response.streaming_content)
-    assert content.startswith(b"%PDF-") and content.rstrip().endswith(b"%%EOF")
-    reader = PdfReader(io.BytesIO(content))
-    assert len(reader.pages) == job.pages >= TABLES
-    return reader
-
-
-def nothing_half_made(media: Path) -> None:
-    """Only the job's file is in the print folder: no partial or stray file was left."""
-    files = [p for p in (media / "print").rglob("*") if p.is_file()]
-    job_files = {Path(settings.MEDIA_ROOT) / job.file.name for job in PrintJob.objects.all()}
-    assert set(files) == job_files, files
 
 
 def test_sixty_tables_through_the_worker_followed_to_the_download(night, client, print_worker):
@@ -181,7 +64,7 @@ def test_sixty_tables_through_the_worker_followed_to_the_download(night, client,
         assert "failed" not in page, page
         return page if "Download the PDF" in page else None
 
-    page = wait_for(ready, timeout=120, what="the job never finished", every=0.2)
+    page = wait_until(ready, timeout=120, what="the job to finish", interval=0.2)
     elapsed = time.monotonic() - started
     job.refresh_from_db()
     assert (job.status, job.attempts, progress(job)) == (PrintJobStatus.DONE, 1, (60, 60))
@@ -210,7 +93,7 @@ def _mid_batch_job(client, night) -> PrintJob:
     event, director = night
     client.force_login(director)
     job = start_job(client, event)
-    wait_for(_mid_batch(job), timeout=60, what="the job never got going")
+    wait_until(_mid_batch(job), timeout=60, what="the job to get going")
     return job
 
 
@@ -220,11 +103,11 @@ def test_a_killed_pool_child_is_run_again_and_the_file_is_whole(night, client, p
     os.kill(child, signal.SIGKILL)  # as the kernel's OOM killer would
     # The share's message comes back (acks_late, reject_on_worker_lost); a new child makes
     # it and the shares after it, and the chord's merge runs once all are stored.
-    page = wait_for(
+    page = wait_until(
         lambda: "Download the PDF" in (html := client.get(job_url(job)).content.decode()) and html,
         timeout=120,
-        what="the job never finished after the kill",
-        every=0.2,
+        what="the job to finish after the kill",
+        interval=0.2,
     )
     assert "failed" not in page
     job.refresh_from_db()
@@ -252,11 +135,11 @@ def _unacked_tags(client: redis.Redis, job: PrintJob) -> list[str]:
 def _watched_until_done(client, job: PrintJob, *, what: str) -> str:
     """The director's page polled as the browser does (every second) until the job is done:
     its polls are what give a stalled job out again."""
-    return wait_for(
+    return wait_until(
         lambda: "Download the PDF" in (html := client.get(job_url(job)).content.decode()) and html,
         timeout=120,
         what=what,
-        every=1.0,
+        interval=1.0,
     )
 
 
@@ -275,7 +158,7 @@ def test_a_killed_worker_s_job_is_finished_by_the_next_worker(night, client, pri
     restarted = time.monotonic()
     # The job's page, still open, gives the dead worker's shares out again once the job
     # has not moved for STALL; it never says the job failed.
-    page = _watched_until_done(client, job, what="the next worker never finished the job")
+    page = _watched_until_done(client, job, what="the next worker to finish the job")
     recovered = time.monotonic() - restarted
     assert "failed" not in page
     assert recovered < 60, f"the job finished {recovered:.1f} s after the new worker started"
@@ -297,14 +180,15 @@ def own_redis(tmp_path) -> Iterator[Callable[[], None]]:
                "--appendonly", "no", "--dir", str(tmp_path)]  # fmt: skip
     servers = [subprocess.Popen(command, stdout=subprocess.DEVNULL)]
     url = f"redis://127.0.0.1:{port}/0"
-    wait_for(lambda: _answers(url), timeout=10, what="the test's Redis did not start")
+    wait_until(lambda: _answers(url), timeout=10, what="the test's Redis to start")
 
     def restart(down: float) -> None:
         servers[-1].terminate()
         servers[-1].wait(timeout=10)
+        # Real time on purpose: an outage of this length, which the worker must ride out.
         time.sleep(down)
         servers.append(subprocess.Popen(command, stdout=subprocess.DEVNULL))
-        wait_for(lambda: _answers(url), timeout=10, what="the test's Redis did not come back")
+        wait_until(lambda: _answers(url), timeout=10, what="the test's Redis to come back")
 
     restart.url = url  # type: ignore[attr-defined]
     try:
@@ -335,7 +219,7 @@ def test_a_redis_restart_mid_job_is_recovered_not_failed(
             job = _mid_batch_job(client, (event, director))
             own_redis(down=10)
             back = time.monotonic()
-            page = _watched_until_done(client, job, what="the job never finished after Redis")
+            page = _watched_until_done(client, job, what="the job to finish after Redis came back")
             recovered = time.monotonic() - back
             assert "failed" not in page
             assert recovered < 60, f"the job finished {recovered:.1f} s after Redis came back"

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 
 from clubsite.celery import app
 from printing.models import PrintJob, PrintShare
-from tests.printing.test_print_worker import (
+from tests.support.print_worker import (
     TABLES,
     Worker,
     job_url,
@@ -27,9 +27,9 @@ from tests.printing.test_print_worker import (
     sixty_tables,
     start_job,
     wait_done,
-    wait_for,
     whole_pdf,
 )
+from tests.support.waiting import wait_until
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.postgres]
 
@@ -70,7 +70,7 @@ def test_two_processes_share_the_sixty_tables(night, client, pair_worker):
     event, director = night
     client.force_login(director)
     job = start_job(client, event)
-    wait_done(job, what="the job never finished")
+    wait_done(job, what="the job to finish")
     assert (job.attempts, progress(job)) == (1, (TABLES, TABLES))
     # Both pool processes made some of the shares: the chord's tasks went to either.
     assert len(_share_makers(pair_worker, job)) == 2
@@ -94,12 +94,12 @@ def test_a_killed_process_s_share_is_made_again_and_the_job_goes_on(night, clien
     event, director = night
     client.force_login(director)
     job = start_job(client, event)
-    pid = wait_for(lambda: _share_pid(job), timeout=60, what="no process ever took a share")
+    pid = wait_until(lambda: _share_pid(job), timeout=60, what="a process to take a share")
     os.kill(pid, signal.SIGKILL)  # as the kernel's OOM killer would
     # The worker saw its pool process die (and started another).
-    wait_for(lambda: f"pid:{pid} exited with 'signal 9" in _worker_log(pair_worker),
-             timeout=20, what="the worker never noticed the kill")  # fmt: skip
-    wait_done(job, what="the job never finished after the process was killed")
+    wait_until(lambda: f"pid:{pid} exited with 'signal 9" in _worker_log(pair_worker),
+             timeout=20, what="the worker to notice the kill")  # fmt: skip
+    wait_done(job, what="the job to finish after the process was killed")
     # The job never started over: its first attempt, every table counted once.
     assert (job.attempts, progress(job)) == (1, (TABLES, TABLES))
     page = client.get(job_url(job)).content.decode()

@@ -18,10 +18,10 @@ from pypdf import PdfReader
 
 from printing.models import SheetReturn
 from printing.returns import sheet_return_set
-from tests.factories import MembershipFactory
-from tests.leagues.league_helpers import season_of
-from tests.printing.test_print_sheets import contract_entry, record
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
+from tests.support.leagues import season_of
+from tests.support.sheets import contract_entry, record
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db

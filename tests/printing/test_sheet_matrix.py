@@ -22,7 +22,8 @@ from django.utils.translation import gettext, pgettext
 from printing.pdf import PAPERS
 from printing.sheets import OPEN_ROWS, table_sheets_document, table_sheets_pdf
 from rules import get_variant
-from tests.printing.sheetcheck import (
+from tests.support.events import seated_event
+from tests.support.sheets import (
     ARTIFACTS,
     LONGEST_NAMES,
     overlapping_words,
@@ -32,7 +33,6 @@ from tests.printing.sheetcheck import (
     words_broken_mid_word,
     words_outside_their_cells,
 )
-from tests.scoring.conftest import seated_event
 from tournaments.models import Seat, Table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.layout]

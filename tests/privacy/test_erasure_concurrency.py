@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 
 from privacy.services import player_erase
-from tests.factories import ClubFactory, UserFactory
+from tests.support.factories import ClubFactory, UserFactory
 from tournaments.models import Erasure, Player
 
 

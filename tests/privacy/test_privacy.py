@@ -18,15 +18,15 @@ from privacy.selectors import person_data, player_data
 from privacy.services import person_erase, player_erase
 from rules import RuleViolation
 from standings.standings import event_standings, row_figures
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
-from tests.leagues.league_helpers import night, players_of, season_of
-from tests.scoring.conftest import seated_event
-from tests.standings.test_one_standings_every_output import (
+from tests.support.events import seated_event
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.leagues import night, players_of, season_of
+from tests.support.standings import (
     finished_championship,
+    play_night,
     series_in_round_two,
     swiss_two_rounds,
 )
-from tests.standings.test_tables_export import play
 from tournaments.models import Club, Erasure, Player, Role, TieBreak
 from tournaments.privacy import (
     player_record_hide,
@@ -181,7 +181,7 @@ def test_the_directors_page_is_for_directors_and_decides_only_for_players_withou
 
 def test_the_download_holds_every_seat_registration_and_deal_entered():
     event, tables = seated_event(variant_id="rutupeli", players=4)
-    play(tables[0], 1)
+    play_night(tables[0], 1)
     seat = tables[0].seats.order_by("position").first()
     person = UserFactory()
     Player.objects.filter(pk=seat.player_id).update(user=person)

@@ -2,37 +2,23 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import socket
 from collections.abc import Iterator
-from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 import pytest
 from django.urls import Resolver404, resolve
 
 from tests.production.browser import Answer, Crawl, Visitor
 from tests.production.stack import Stack, build_stack, tls_context
+from tests.support.production import REDIS_URL, SERVER_URL, Crawled, reachable
 
-SERVER_URL = os.environ.get("TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/lappu")
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 TABLE_LINK = re.compile(r"^/t/[^/?]+/$")
-
-
-def _reachable(url: str, port: int) -> bool:
-    parts = urlsplit(url)
-    try:
-        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or port), 2):
-            return True
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="session")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    if not (_reachable(SERVER_URL, 5432) and _reachable(REDIS_URL, 6379)):
+    if not (reachable(SERVER_URL, 5432) and reachable(REDIS_URL, 6379)):
         pytest.skip("the production lane needs PostgreSQL and Redis (make test says so in CI)")
     if shutil.which("caddy") is None:
         pytest.fail("the production lane runs behind Caddy: apt-get install caddy (.ci/run does)")
@@ -45,19 +31,6 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         Visitor.trust(tls_context(built))
         yield built
         Visitor.trust(None)
-
-
-@dataclass
-class Crawled:
-    anonymous: list[Answer]
-    director: list[Answer]
-    tables: list[Answer]
-    admin: list[Answer]
-    table_links: list[str]
-
-    @property
-    def answers(self) -> list[Answer]:
-        return [*self.anonymous, *self.director, *self.tables, *self.admin]
 
 
 def _signed_out(path: str) -> bool:

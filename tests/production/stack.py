@@ -20,7 +20,6 @@ import ssl
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -32,6 +31,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 import redis
 import yaml
+
+from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -195,33 +196,38 @@ def _flush_redis(url: str) -> None:
 
 
 def _wait_healthy(base: str, procs: dict[str, subprocess.Popen[bytes]], stack: Stack) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def healthy() -> bool:
         for name, proc in procs.items():
             if proc.poll() is not None:
                 raise AssertionError(f"{name} stopped at start:\n{stack.log(name)}")
         try:
             context = tls_context(stack) if base.startswith("https:") else None
             if context is None and base.startswith("https:"):
-                raise OSError("the proxy has made no certificate yet")
+                return False  # the proxy has made no certificate yet
             with urllib.request.urlopen(base + "/healthz", timeout=5, context=context) as response:
-                if response.status == 200:
-                    return
+                return response.status == 200
         except (urllib.error.URLError, OSError):
-            pass
-        time.sleep(0.3)
-    raise AssertionError(f"{base}/healthz never answered 200:\n{stack.log('gunicorn')}")
+            return False
+
+    wait_until(
+        healthy,
+        timeout=60,
+        what=f"{base}/healthz to answer 200",
+        interval=0.3,
+        detail=lambda: stack.log("gunicorn"),
+    )
 
 
 def _wait_worker(stack: Stack, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    def ready() -> bool:
         if proc.poll() is not None:
             raise AssertionError(f"the worker stopped at start:\n{stack.log('worker')}")
-        if " ready." in stack.log("worker"):
-            return
-        time.sleep(0.3)
-    raise AssertionError(f"the worker never became ready:\n{stack.log('worker')}")
+        return " ready." in stack.log("worker")
+
+    wait_until(
+        ready, timeout=60, what="the worker to be ready", interval=0.3,
+        detail=lambda: stack.log("worker"),
+    )  # fmt: skip
 
 
 def _with_threads(command: list[str], threads: int) -> list[str]:

@@ -25,13 +25,14 @@ from pypdf import PdfReader
 
 from clubsite.help import PAGES
 from tests.production.browser import Answer, Visitor
-from tests.production.conftest import Crawled
 from tests.production.stack import (
     ROOT,
     dockerfile_healthcheck,
     tls_context,
     worker_healthcheck,
 )
+from tests.support.production import Crawled
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.production
 
@@ -214,17 +215,20 @@ def test_a_print_job_runs_on_the_worker_to_its_download(crawled, stack):
     )
     assert started.status == 302, started.status
     job_page = started.headers["Location"]
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
+
+    def download_link() -> re.Match[str] | None:
         page = director.get(job_page)
         assert page.status == 200, page.status
-        download = re.search(r'id="print-download" href="([^"]+)"', page.text)
-        if download:
-            break
         assert "The print job failed" not in page.text, page.text
-        time.sleep(1)
-    else:
-        raise AssertionError(f"the print job did not finish:\n{stack.log('worker')[-4000:]}")
+        return re.search(r'id="print-download" href="([^"]+)"', page.text)
+
+    download = wait_until(
+        download_link,
+        timeout=180,
+        what="the print job to finish",
+        interval=1,
+        detail=lambda: stack.log("worker")[-4000:],
+    )
     answer = director.get(download[1])
     assert answer.status == 200 and answer.content_type == "application/pdf", (
         download[1],
@@ -335,12 +339,7 @@ def test_a_password_reset_mail_carries_a_working_link_used_once(stack):
     for address in ("member@lane.invalid", "nobody@lane.invalid"):
         done = visitor.post("/accounts/password/reset/", {"email": address})
         assert done.status == 302 and done.headers["Location"].endswith("/reset/sent/")
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        sent = set(stack.mail.glob("*")) - before if stack.mail.exists() else set()
-        if sent:
-            break
-        time.sleep(0.3)
+    sent = wait_until(lambda: _sent(stack, before), timeout=30, what="a mail", interval=0.3)
     assert len(sent) == 1, "one mail for the known address, none for the unknown one"
     mail = next(iter(sent)).read_text()
     assert "member@lane.invalid" in mail and "nobody@lane.invalid" not in mail
@@ -356,14 +355,14 @@ def test_a_password_reset_mail_carries_a_working_link_used_once(stack):
     Visitor(stack.base, "member").sign_in("member", "a long new pass 7")
 
 
+def _sent(stack, before: set) -> set:
+    """The mails the stack's mailer wrote since `before`."""
+    return set(stack.mail.glob("*")) - before if stack.mail.exists() else set()
+
+
 def _new_mail(stack, before: set) -> str:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        sent = set(stack.mail.glob("*")) - before if stack.mail.exists() else set()
-        if sent:
-            return next(iter(sent)).read_text()
-        time.sleep(0.3)
-    raise AssertionError("no mail within 30 s")
+    sent = wait_until(lambda: _sent(stack, before), timeout=30, what="a mail", interval=0.3)
+    return next(iter(sent)).read_text()
 
 
 def test_a_sign_up_mail_verifies_behind_the_proxy_and_the_account_starts_a_club(stack):

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tests.bench.rehearsal import parse, rehearse
-from tests.production.conftest import REDIS_URL, SERVER_URL, _reachable
+from tests.support.production import REDIS_URL, SERVER_URL, reachable
 
 pytestmark = pytest.mark.production
 
@@ -22,7 +22,7 @@ TINY = [
 
 
 def test_a_tiny_rehearsal_plays_as_browsers_and_reports_what_it_must(monkeypatch):
-    if not (_reachable(SERVER_URL, 5432) and _reachable(REDIS_URL, 6379)):
+    if not (reachable(SERVER_URL, 5432) and reachable(REDIS_URL, 6379)):
         pytest.skip("the rehearsal needs PostgreSQL and Redis")
     monkeypatch.setenv("DATABASE_URL", SERVER_URL)
     monkeypatch.setenv("REDIS_URL", REDIS_URL)

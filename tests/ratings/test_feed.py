@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from ratings.models import RatingRun
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
-from tests.ratings.factories import GAME, rated_club, rating_for
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.ratings_rows import GAME, rated_club, rating_for
 from tournaments.models import Player, Role
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from ratings.display import history_chart, shown
 from ratings.models import RatingRun
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
-from tests.ratings.factories import GAME, rated_club, rated_event, rating_for, run_for
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.ratings_rows import GAME, rated_club, rated_event, rating_for, run_for
 from tournaments.models import Player, Role
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from unittest import mock
 
 import pytest
 from django.db import connection
-from django.urls import reverse
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from formats.championship import championship_stage_close
 from formats.finish import event_finish
@@ -24,13 +24,20 @@ from scoring.models import Deal
 from scoring.selectors import table_sheet
 from scoring.services import Actor, deal_record
 from tests.bench.bench_ratings import build_history
-from tests.factories import ClubFactory, MembershipFactory
-from tests.formats.test_championship import championship, entry, play, tied_scheme, winner_scheme
-from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of
-from tests.formats.test_headtohead import play as play_match
-from tests.formats.test_playoffs import out_entry, play_off
-from tests.ratings.helpers import night, players_of, ratings_of, steps_of
-from tests.scoring.conftest import new_request_id
+from tests.support.championship import (
+    championship,
+    entry,
+    out_entry,
+    play,
+    play_off,
+    tied_scheme,
+    winner_scheme,
+)
+from tests.support.events import new_request_id
+from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.headtohead import h2h_event, pair_and_confirm, pairs_of
+from tests.support.headtohead import play as play_match
+from tests.support.ratings import night, players_of, ratings_of, steps_of
 from tournaments.event_formats import EventFormat
 from tournaments.merge import player_merge, player_merge_undo
 from tournaments.models import Event, ImportedResult, Player, Role, StageStatus

@@ -12,7 +12,7 @@ from django.db import connection
 from ratings.models import RatingRun
 from ratings.services import ratings_recompute, ratings_update
 from tests.bench.bench_ratings import build_history
-from tests.ratings.helpers import ratings_of, steps_of
+from tests.support.ratings import ratings_of, steps_of
 from tournaments.models import Event
 
 

@@ -15,9 +15,9 @@ from django.urls import reverse
 from records.selectors import player_record
 from scoring.models import DealStatus
 from scoring.services import Actor, deal_record
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
-from tests.records.test_player_stats import contract, night, store
-from tests.scoring.conftest import new_request_id
+from tests.support.events import new_request_id
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.records import contract, night, store
 from tournaments.models import Player, Role
 from tournaments.services import event_create, registration_add, stage_draw
 

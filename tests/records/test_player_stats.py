@@ -13,83 +13,16 @@ from django.urls import reverse
 
 from formats.championship import championship_stage_close
 from records.selectors import player_record
-from rules import score_deal
-from scoring.models import Deal, DealStatus
-from tests.factories import ClubFactory, MembershipFactory
-from tournaments.models import EventFormat, Player, Role, Table
+from scoring.models import DealStatus
+from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.records import contract, gin, night, positions, store
+from tournaments.models import EventFormat, Player, Role
 from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 
 pytestmark = pytest.mark.django_db
 
 
 # -- building nights from deals given by player -----------------------------------------------
-
-
-def night(club, players, *, variant_id, day, published=True, **kwargs):
-    """An event of `club` on November `day`, `players` seated at one table: (event, table)."""
-    event = event_create(
-        club=club,
-        name=f"{variant_id} {day}",
-        date=datetime.date(2026, 11, day),
-        variant_id=variant_id,
-        published=published,
-        **kwargs,
-    )
-    for player in players:
-        registration_add(event=event, player=player, checked_in=True)
-    stage = stage_draw(event=event, seed=day)
-    stage_confirm(stage=stage)
-    return event, stage.tables.get()
-
-
-def positions(table):
-    return {seat.player_id: seat.position for seat in table.seats.all()}
-
-
-def contract(table, out, points, *, ravaytys=False):
-    """A contract deal: `out` (a player) went out, the others took `points` ({player: n})."""
-    at = positions(table)
-    players = [None] * len(at)
-    for player_id, position in at.items():
-        value = (
-            None if player_id == out.pk else points[next(p for p in points if p.pk == player_id)]
-        )
-        players[position] = {"cards": None, "points": value, "buys": 0}
-    entry = {"out": at[out.pk], "players": players}
-    if ravaytys:
-        entry["ravaytys"] = True
-    return entry
-
-
-def gin(table, by, deadwood, *, ending="knock"):
-    """A Gin Römi deal: `by` knocked (or went römi), deadwood {player: n}."""
-    at = positions(table)
-    cells = [0, 0]
-    for player, value in deadwood.items():
-        cells[at[player.pk]] = value
-    return {"ending": ending, "by": at[by.pk], "upper": "10H", "deadwood": cells}
-
-
-def store(table, entries, *, statuses=None):
-    """Store the table's deals as the services would have (scored by the engine)."""
-    table = Table.objects.select_related("stage__event").get(pk=table.pk)
-    variant = table.stage.event.variant
-    deals = []
-    for number, entry in enumerate(entries, start=1):
-        score = score_deal(variant, number, entry)
-        status = (statuses or {}).get(number, DealStatus.CONFIRMED)
-        deals.append(
-            Deal(
-                table=table,
-                number=number,
-                entry=entry,
-                points=list(score.points),
-                flags=score.flags,
-                status=status,
-            )
-        )
-    Deal.objects.bulk_create(deals)
-    Table.objects.filter(pk=table.pk).update(has_scores=True)
 
 
 @pytest.fixture

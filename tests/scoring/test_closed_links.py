@@ -11,10 +11,10 @@ from django.utils import timezone, translation
 
 from formats.championship import championship_stage_close
 from scoring.i18n import contract_text
-from tests.factories import MembershipFactory
-from tests.formats.test_championship import championship, play, winner_scheme
-from tests.scoring.conftest import seated_event
-from tests.scoring.test_entry_views import deal_post, seated_client
+from tests.support.championship import championship, play, winner_scheme
+from tests.support.entry import deal_post, seated_client
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role, Table
 from tournaments.services import table_key_revoke
 

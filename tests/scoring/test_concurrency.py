@@ -14,13 +14,13 @@ from django.db import connection, transaction
 from rules import RuleViolation
 from scoring.models import Deal, DealVersion
 from scoring.services import Actor, StaleDeal, TableClosed, _locked_table, deal_record
-from tests.scoring.conftest import seated_event
+from tests.support.entry import ENTRY_A
+from tests.support.events import seated_event
 from tournaments.models import Stage
 from tournaments.services import stage_draw
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-ENTRY_A = {"out": 0, "players": [{"cards": c, "buys": 0} for c in (None, "AS", "7H", "QS")]}
 ENTRY_B = {"out": 1, "players": [{"cards": c, "buys": 0} for c in ("KD", None, "7H", "QS")]}
 
 

@@ -34,8 +34,8 @@ from scoring.services import (
     seat_pin_unlock,
     seat_release,
 )
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import new_request_id, seated_event
+from tests.support.events import new_request_id, seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ from scoring.models import Deal, DealStatus, DealVersion
 from scoring.selectors import table_sheet
 from scoring.services import Actor, StaleDeal, deal_confirm, deal_record
 from standings.selectors import event_ranking
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import new_request_id, seated_event
+from tests.support.events import new_request_id, seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db

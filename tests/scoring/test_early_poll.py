@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from core import conditional
 from scoring import views
-from tests.factories import ClubFactory, MembershipFactory
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import ClubFactory, MembershipFactory
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db

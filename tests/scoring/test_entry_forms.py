@@ -20,19 +20,11 @@ from rules.tizlapos import SPECIALS
 from scoring.entry import ENDING_WORDS, FAMILIES, SPECIAL_WORDS, DealEntry, family_of, field_of
 from scoring.forms import TEXT_LIMIT
 from scoring.models import Deal
-from tests.scoring.conftest import seated_event
+from tests.support.entry import GOOD, entry_table
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-PLAYERS = {"rutupeli": 4, "ravaytys": 4, "gin_romi": 2, "tizlapos_romi": 4}
-
-
-def _table(variant_id: str, **options):
-    _event, tables = seated_event(
-        variant_id=variant_id, players=PLAYERS[variant_id], options=options or None
-    )
-    return tables[0]
 
 
 def _entry(table, data=None, stored=None) -> DealEntry:
@@ -48,18 +40,6 @@ def _errors(entry: DealEntry) -> dict[str, list[str]]:
     return found
 
 
-GOOD = {
-    "rutupeli": {"out": "0", "p1_cards": "AS KD", "p2_cards": "7H", "p3_cards": "QS"},
-    "ravaytys": {"out": "0", "p1_cards": "AS KD", "p2_cards": "7H", "p3_cards": "QS"},
-    "gin_romi": {"ending": "knock", "by": "0", "upper": "9H", "p0_points": "5", "p1_points": "31"},
-    "tizlapos_romi": {
-        "winner": "0",
-        "ending": "romi",
-        "p1_points": "17",
-        "p2_points": "30",
-        "p3_points": "8",
-    },
-}
 # Per family: (a seat field, a number field, a text field).
 FIELDS = {
     "rutupeli": ("out", "p2_buys", "laydown"),
@@ -71,7 +51,7 @@ FIELDS = {
 
 @pytest.mark.parametrize("variant_id", VARIANT_IDS)
 def test_a_good_post_reads(variant_id):
-    entry = _entry(_table(variant_id), GOOD[variant_id])
+    entry = _entry(entry_table(variant_id), GOOD[variant_id])
     assert entry.is_valid(), _errors(entry)
 
 
@@ -88,7 +68,7 @@ def test_a_good_post_reads(variant_id):
 )
 def test_a_bad_number_is_refused_in_its_own_field(variant_id, value, words):
     number_field = FIELDS[variant_id][1]
-    entry = _entry(_table(variant_id), {**GOOD[variant_id], number_field: value})
+    entry = _entry(entry_table(variant_id), {**GOOD[variant_id], number_field: value})
     assert not entry.is_valid()
     errors = _errors(entry)
     assert list(errors) == [number_field]
@@ -101,14 +81,14 @@ def test_a_seat_not_at_the_table_is_refused(variant_id, value):
     seat_field = FIELDS[variant_id][0]
     if value == "none" and variant_id == "rutupeli":
         value = "7"  # "none" is Rutupeli's exhausted stock: a choice of its own
-    entry = _entry(_table(variant_id), {**GOOD[variant_id], seat_field: value})
+    entry = _entry(entry_table(variant_id), {**GOOD[variant_id], seat_field: value})
     assert not entry.is_valid()
     assert _errors(entry) == {seat_field: ["Pick a player."]}
 
 
 @pytest.mark.parametrize("variant_id", VARIANT_IDS)
 def test_a_seat_offers_the_tables_players_only(variant_id):
-    table = _table(variant_id)
+    table = entry_table(variant_id)
     entry = _entry(table)
     seat_field = entry.deal[FIELDS[variant_id][0]]
     names = [str(label) for _value, label in seat_field.field.choices]
@@ -122,7 +102,7 @@ def test_a_seat_offers_the_tables_players_only(variant_id):
 def test_text_longer_than_any_hand_is_refused(variant_id):
     text_field = FIELDS[variant_id][2]
     long = "7H " * (TEXT_LIMIT // 3 + 1)
-    entry = _entry(_table(variant_id), {**GOOD[variant_id], text_field: long})
+    entry = _entry(entry_table(variant_id), {**GOOD[variant_id], text_field: long})
     assert not entry.is_valid()
     assert _errors(entry) == {
         text_field: [
@@ -178,7 +158,7 @@ def test_where_an_engine_field_belongs(engine_field, place):
     ],
 )
 def test_an_engine_error_lands_on_its_field(variant_id, engine_field, page_field):
-    entry = _entry(_table(variant_id), GOOD[variant_id])
+    entry = _entry(entry_table(variant_id), GOOD[variant_id])
     assert entry.is_valid()
     entry.add_violation(
         RuleViolation("Wrong at %(where)s.", code="x", field=engine_field, where="y")
@@ -188,7 +168,9 @@ def test_an_engine_error_lands_on_its_field(variant_id, engine_field, page_field
 
 
 def test_an_engine_error_without_points_fields_goes_above_the_form():
-    entry = _entry(_table("gin_romi", allow_points_entry=False), {"ending": "knock", "by": "0"})
+    entry = _entry(
+        entry_table("gin_romi", allow_points_entry=False), {"ending": "knock", "by": "0"}
+    )
     assert entry.is_valid()
     entry.add_violation(RuleViolation("Too much deadwood.", code="x", field="deadwood.1"))
     assert _errors(entry) == {"__all__": ["Too much deadwood."]}
@@ -208,7 +190,7 @@ def test_an_engine_error_without_points_fields_goes_above_the_form():
 def test_the_live_check_puts_the_engines_error_in_the_fields_slot(
     variant_id, post, page_field, words
 ):
-    table = _table(variant_id)
+    table = entry_table(variant_id)
     client = Client()
     client.post(reverse("table_seat", args=[table.entry_key]), {"seat": 0})
     html = client.post(
@@ -223,7 +205,7 @@ def test_the_live_check_puts_the_engines_error_in_the_fields_slot(
 
 
 def test_a_refused_save_marks_the_field_for_assistive_technology():
-    table = _table("rutupeli")
+    table = entry_table("rutupeli")
     client = Client()
     client.post(reverse("table_seat", args=[table.entry_key]), {"seat": 0})
     html = client.post(
@@ -240,7 +222,7 @@ def test_a_refused_save_marks_the_field_for_assistive_technology():
 
 @pytest.mark.parametrize("variant_id", VARIANT_IDS)
 def test_a_save_is_scored_once_and_the_live_check_judges_once(variant_id, monkeypatch):
-    table = _table(variant_id)
+    table = entry_table(variant_id)
     calls = {"score": 0, "judge": 0}
     real_score, real_judge = scoring.services.score_deal, scoring.views.deal_judge
 
@@ -271,7 +253,7 @@ def test_a_save_is_scored_once_and_the_live_check_judges_once(variant_id, monkey
 
 
 def test_contract_entries_as_the_engine_reads_them():
-    table = _table("rutupeli")
+    table = entry_table("rutupeli")
     post = {**GOOD["rutupeli"], "p1_buys": "2", "ravaytys": "on"}
     entry = _entry(table, post)
     assert entry.is_valid()
@@ -296,7 +278,7 @@ def test_contract_entries_as_the_engine_reads_them():
 
 
 def test_the_ravaytys_box_is_the_registrys_call():
-    ravaytys, rutupeli = _table("ravaytys"), _table("rutupeli")
+    ravaytys, rutupeli = entry_table("ravaytys"), entry_table("rutupeli")
     assert "ravaytys" in _entry(ravaytys).deal.fields
     assert "ravaytys" not in _entry(rutupeli).deal.fields
     ticked = _entry(ravaytys, {**GOOD["ravaytys"], "ravaytys": "on"})
@@ -309,7 +291,7 @@ def test_the_ravaytys_box_is_the_registrys_call():
 
 
 def test_gin_entries_as_the_engine_reads_them():
-    table = _table("gin_romi")
+    table = entry_table("gin_romi")
     counts = _entry(table, {"by": "1", "p0_points": "5", "p1_points": "31", "p0_cards": "AS"})
     assert counts.is_valid()
     assert counts.to_entry() == {
@@ -326,7 +308,7 @@ def test_gin_entries_as_the_engine_reads_them():
 
 
 def test_tizlapos_entries_as_the_engine_reads_them():
-    table = _table("tizlapos_romi")
+    table = entry_table("tizlapos_romi")
     post = {"winner": "2", "p0_cards": "7H", "p1_special": "piccolo", "p3_drop_out": "on"}
     entry = _entry(table, post)
     assert entry.is_valid()
@@ -378,7 +360,7 @@ STORED = {
 @pytest.mark.parametrize("variant_id", VARIANT_IDS)
 def test_a_correction_starts_from_the_stored_entry(variant_id):
     """The page shows the stored entry; posting it back unchanged gives the same entry."""
-    table = _table(variant_id)
+    table = entry_table(variant_id)
     shown = _entry(table, stored=STORED[variant_id])
     post = {}
     for field in shown.fields:
@@ -394,7 +376,7 @@ def test_a_correction_starts_from_the_stored_entry(variant_id):
 
 
 def test_an_unreadable_stored_entry_still_shows_a_page():
-    table = _table("tizlapos_romi")
+    table = entry_table("tizlapos_romi")
     shown = _entry(table, stored={"players": [None, "x", {"cards": 5}], "winner": "z"})
     assert [form["cards"].value() for form in shown.seat_forms][:3] == [None, None, 5]
 

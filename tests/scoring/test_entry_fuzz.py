@@ -8,7 +8,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
 
 pytestmark = pytest.mark.django_db
 

@@ -1,33 +1,15 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Deal, DealVersion
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
-from tests.scoring.test_entry_forms import GOOD, _table
+from tests.support.entry import GOOD, deal_post, entry_table, seated_client
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db
-
-
-def seated_client(table, position: int, pin: str | None = None) -> Client:
-    client = Client()
-    data = {"seat": position, **({"pin": pin} if pin else {})}
-    client.post(reverse("table_seat", args=[table.entry_key]), data)
-    return client
-
-
-def deal_post(
-    number=1, out="0", hands=("", "AS KD", "7H", "QS"), request_id="r1", expected=0, **extra
-):
-    data = {"number": number, "request_id": request_id, "expected_version": expected, "out": out}
-    for seat, hand in enumerate(hands):
-        data[f"p{seat}_cards"] = hand
-    data.update(extra)
-    return data
 
 
 @pytest.fixture
@@ -261,7 +243,7 @@ def test_words_inside_engine_messages_are_translated_too():
 
 @pytest.mark.parametrize("variant_id", sorted(GOOD))
 def test_history_names_each_player_with_their_points(client, variant_id):
-    table = _table(variant_id)
+    table = entry_table(variant_id)
     phone = seated_client(table, 0)
     data = {"number": 1, "request_id": "h1", "expected_version": 0, **GOOD[variant_id]}
     assert phone.post(reverse("deal_save", args=[table.entry_key, 1]), data).status_code == 302

@@ -10,54 +10,20 @@ from django.urls import reverse
 from rules import RuleViolation
 from scoring.models import Deal, DealStatus
 from scoring.selectors import event_sheets, table_sheet
-from scoring.services import Actor, deal_record, deal_void
+from scoring.services import Actor, deal_void
 from standings.selectors import event_ranking
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import new_request_id, seated_event
+from tests.support.deals import SEAT0, gin, record, tiz
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db
-SEAT0 = Actor(device="phone-a", seat=0)
 
 
 def director_of(table) -> Actor:
     """The club's director at the desk: the services read the rights from the user."""
     club = table.stage.event.club
     return Actor(device="desk", user=MembershipFactory(club=club, role=Role.DIRECTOR).user)
-
-
-def record(table, number, entry, by=SEAT0, expected=0):
-    return deal_record(
-        table=table,
-        number=number,
-        entry=entry,
-        by=by,
-        expected_version=expected,
-        request_id=new_request_id(),
-    )
-
-
-def tiz(winner=0, points=(None, 17, 30, 8), reenter=(), drop_out=(), absent=()):
-    return {
-        "winner": winner,
-        "ending": "romi",
-        "knock_card": None,
-        "players": [
-            None
-            if seat in absent
-            else {
-                "cards": None,
-                "points": p,
-                "reenter": seat in reenter,
-                "drop_out": seat in drop_out,
-            }
-            for seat, p in enumerate(points)
-        ],
-    }
-
-
-def gin(by=0, deadwood=(5, 65)):
-    return {"ending": "knock", "by": by, "upper": "9H", "hands": None, "deadwood": list(deadwood)}
 
 
 @pytest.fixture

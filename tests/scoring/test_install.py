@@ -10,7 +10,7 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
 from tournaments.services import table_key_revoke
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from formats.championship import championship_stage_close
-from tests.formats.test_championship import championship, play, winner_scheme
-from tests.scoring.conftest import seated_event
+from tests.support.championship import championship, play, winner_scheme
+from tests.support.events import seated_event
 from tournaments.changes import results_change
 from tournaments.services import stage_confirm
 

@@ -16,7 +16,8 @@ from rules import RuleViolation
 from scoring import services
 from scoring.models import Deal
 from scoring.services import Actor, deal_confirm, deal_record
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.locks import wait_until_blocking_another
 from tournaments.models import Event, Table
 from tournaments.services import stage_draw
 
@@ -81,7 +82,8 @@ def _round(number: int) -> tuple[object, object]:
 
     def slow_judge(**kwargs):
         saving.set()  # the table is locked now
-        time.sleep(0.4)  # the redraw takes the event's lock meanwhile and waits
+        # The redraw takes the event's lock meanwhile and waits for this table.
+        wait_until_blocking_another(what="the redraw waiting for the table this save holds")
         return real_judge(**kwargs)
 
     def save() -> None:

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from scoring import manage_cards
 from scoring.services import Actor, deal_record
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role
 from tournaments.roster import player_rename
 from tournaments.services import table_key_revoke

@@ -17,7 +17,7 @@ from core.i18n import hungarian_articles, violation_text
 from rules import RuleViolation
 from rules.i18n import Plural, ngettext
 from scoring.models import Deal
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
 
 NAMES = ["Aino", "Bence", "Célia", "Dóra"]
 

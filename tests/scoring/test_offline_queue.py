@@ -14,8 +14,8 @@ from django.urls import reverse
 from rules import RuleViolation
 from scoring.models import Deal, DealAction, DealStatus, DealVersion
 from scoring.services import Actor, StaleDeal, deal_confirm, deal_record
-from tests.scoring.conftest import seated_event
-from tests.scoring.test_entry_views import deal_post, seated_client
+from tests.support.entry import deal_post, seated_client
+from tests.support.events import seated_event
 from tournaments.services import table_key_revoke
 
 pytestmark = pytest.mark.django_db

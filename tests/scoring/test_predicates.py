@@ -10,9 +10,9 @@ from django.urls import reverse
 from rules import RuleViolation
 from scoring.models import Deal, DealStatus
 from scoring.services import Actor, deal_confirm, deal_record
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import new_request_id, seated_event
-from tests.scoring.test_entry_views import deal_post, seated_client
+from tests.support.entry import deal_post, seated_client
+from tests.support.events import new_request_id, seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role
 from tournaments.services import stage_draw
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.services import Actor, deal_record
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
 
 pytestmark = pytest.mark.django_db
 

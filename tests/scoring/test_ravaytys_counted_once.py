@@ -10,8 +10,8 @@ from rules import DealScore
 from scoring.judge import ravaytys_counts, ravaytys_out
 from scoring.selectors import event_sheets
 from standings.selectors import event_ranking
-from tests.records.test_player_stats import contract, store
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.records import contract, store
 
 pytestmark = pytest.mark.django_db
 

@@ -11,9 +11,9 @@ from formats.finish import event_finish, event_finish_refusal
 from rules import RuleViolation
 from scoring.models import Deal, DealStatus, DealVersion, SeatClaim
 from scoring.services import Actor, deal_confirm, deal_record, seat_release
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import new_request_id, seated_event
-from tests.scoring.test_entry_views import deal_post, seated_client
+from tests.support.entry import deal_post, seated_client
+from tests.support.events import new_request_id, seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import EventStatus, Role
 
 pytestmark = pytest.mark.django_db

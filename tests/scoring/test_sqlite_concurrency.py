@@ -14,7 +14,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -22,6 +21,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+
+from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [
@@ -33,7 +34,7 @@ pytestmark = [
 ]
 
 SETUP = """
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
 event, (table,) = seated_event(variant_id="rutupeli", players=4)
 print("KEY=" + table.entry_key)
 """
@@ -107,17 +108,19 @@ def server(tmp_path):
     )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(base + "/", timeout=2)
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_until(lambda: _answers(base), timeout=30, what="gunicorn to answer")
         yield base, key
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def _answers(base: str) -> bool:
+    try:
+        urllib.request.urlopen(base + "/", timeout=2)
+    except OSError:
+        return False
+    return True
 
 
 def test_twenty_saves_of_one_table_at_once_give_no_server_error(server):

@@ -12,8 +12,8 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import Deal, DealVersion
-from tests.scoring.conftest import seated_event
-from tests.scoring.test_entry_views import deal_post
+from tests.support.entry import deal_post
+from tests.support.events import seated_event
 
 pytestmark = pytest.mark.django_db
 

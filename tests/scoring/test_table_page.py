@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Deal
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
-from tests.scoring.test_entry_views import deal_post, seated_client
+from tests.support.entry import deal_post, seated_client
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db

@@ -20,8 +20,8 @@ from rules import RuleViolation
 from scoring.models import Deal
 from scoring.selectors import table_sheet
 from scoring.services import Actor, StaleDeal, deal_confirm, deal_record, deal_void
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db

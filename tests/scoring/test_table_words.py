@@ -12,9 +12,9 @@ from django.urls import reverse
 from rules import hand_from_text, parse_cards
 from rules.notation import parse_tokens
 from scoring.entry import FAMILIES
-from tests.scoring.conftest import seated_event
-from tests.scoring.test_entry_views import deal_post, seated_client
-from tests.scoring.test_in_context import gin, record, tiz
+from tests.support.deals import gin, record, tiz
+from tests.support.entry import deal_post, seated_client
+from tests.support.events import seated_event
 
 pytestmark = pytest.mark.django_db
 

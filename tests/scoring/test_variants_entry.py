@@ -9,7 +9,7 @@ from rules import RuleViolation
 from scoring.models import Deal
 from scoring.selectors import table_sheet
 from scoring.services import Actor, deal_record
-from tests.scoring.conftest import new_request_id, seated_event
+from tests.support.events import new_request_id, seated_event
 
 pytestmark = pytest.mark.django_db
 BY = Actor(device="phone", seat=0)

@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from standings.standings import event_standings
-from tests.factories import ClubFactory, MembershipFactory
-from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of, play
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.headtohead import h2h_event, pair_and_confirm, pairs_of, play
 from tournaments.models import EventFormat, Role
 from tournaments.services import event_create, event_publish
 

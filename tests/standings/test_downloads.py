@@ -17,10 +17,10 @@ from django.conf import settings
 from django.urls import reverse
 
 from standings.standings import event_standings
-from tests.factories import ClubFactory
-from tests.records.test_player_stats import contract, night, store
-from tests.scoring.conftest import seated_event
-from tests.standings.test_tables_export import play
+from tests.support.events import seated_event
+from tests.support.factories import ClubFactory
+from tests.support.records import contract, night, store
+from tests.support.standings import play_night
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -45,9 +45,9 @@ def midevening(mode):
     event, tables = seated_event(variant_id="rutupeli", players=8)
     event.ranking_mode = mode
     event.save()
-    play(tables[0], 1)
-    play(tables[0], 2, out=2)
-    play(tables[1], 1, out=1)
+    play_night(tables[0], 1)
+    play_night(tables[0], 2, out=2)
+    play_night(tables[1], 1, out=1)
     return event
 
 
@@ -90,8 +90,8 @@ def midevening_done():
     event, tables = seated_event(variant_id="rutupeli", players=8)
     event.ranking_mode = "same_deals"
     event.save()
-    play(tables[0], 1)
-    play(tables[1], 1, out=1)
+    play_night(tables[0], 1)
+    play_night(tables[1], 1, out=1)
     return event
 
 
@@ -163,7 +163,7 @@ def filename_of(response) -> str:
 
 def test_the_page_links_every_download_and_the_feed_in_the_readers_language(client):
     event, tables = seated_event(variant_id="rutupeli", players=8)
-    play(tables[0], 1)
+    play_night(tables[0], 1)
     slug = event.club.slug
     csv_url = reverse("ranking_export", args=[slug, event.pk, "csv"])
     feed_url = reverse("event_standings_feed", args=[slug, event.pk])

@@ -21,91 +21,23 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from formats.championship import championship_stage_close, tie_break_record
-from formats.series import series_round_draw
 from printing.boards import bracket_file, standings_file
 from printing.sheets import table_sheet_file
 from records.selectors import player_record
 from scoring.selectors import stage_sheets
 from standings.standings import event_standings
-from tests.factories import ClubFactory, MembershipFactory
-from tests.formats.test_championship import (
-    championship,
-    entry,
-    seated,
-    tied_scheme,
-    winner_scheme,
-)
-from tests.formats.test_championship import (
-    play as play_championship,
-)
-from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of
-from tests.formats.test_headtohead import play as play_match
-from tests.formats.test_series import play_out, series_event
-from tests.scoring.conftest import seated_event
-from tests.scoring.test_entry_views import seated_client
-from tests.standings.test_tables_export import play as play_night
+from tests.support.championship import championship, entry, seated, tied_scheme, winner_scheme
+from tests.support.championship import play as play_championship
+from tests.support.entry import seated_client
+from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.headtohead import pair_and_confirm, pairs_of
+from tests.support.headtohead import play as play_match
+from tests.support.standings import FORMATS, finished_championship, night
 from tournaments.event_settings import event_tie_breaks_set
-from tournaments.models import Event, EventFormat, EventStatus, Player, Role, StageStatus
-from tournaments.services import event_publish, registration_add, stage_confirm
+from tournaments.models import Event, EventFormat, Player, Role, StageStatus
+from tournaments.services import event_publish, registration_add
 
 pytestmark = pytest.mark.django_db
-
-
-def night():
-    """Two tables of a Rutupeli night, at different deals."""
-    event, tables = seated_event(variant_id="rutupeli", players=8)
-    play_night(tables[0], 1)
-    play_night(tables[0], 2, out=2)
-    play_night(tables[1], 1, out=1)
-    return event
-
-
-def finished_championship(final_deals: list[dict] | None = None):
-    """Nine players; a tie at table 1 settled by a card draw; a final of three, played as
-    `final_deals` (by default its seat 1 wins)."""
-    event, stage, director = championship(9)
-    tables = list(stage.tables.order_by("number"))
-    play_championship(tables[0], tied_scheme(3))
-    for table in tables[1:]:
-        play_championship(table, winner_scheme(3, winner=2))
-    a, b, _c = seated(tables[0])
-    tie_break_record(table=tables[0], method="card_draw", order=[b, a], note="", by=director)
-    final = championship_stage_close(stage=stage, by=director, seed=5)
-    stage_confirm(stage=final)
-    play_championship(final.tables.get(), final_deals or winner_scheme(3, winner=1))
-    championship_stage_close(stage=final, by=director)
-    event.refresh_from_db()
-    assert event.status == EventStatus.FINISHED
-    return event
-
-
-def series_in_round_two():
-    """A Räväytys series: round 1 over, round 2 played at one of its two tables."""
-    event, tables = series_event(8)
-    for table in tables:
-        play_out(table, out=table.number % 4)
-    stage_confirm(stage=series_round_draw(event=event, seed=2))
-    round_two = event.stages.get(number=2).tables.order_by("number").first()
-    play_out(round_two, out=1)
-    return event
-
-
-def swiss_two_rounds(format: str = EventFormat.SWISS, **options):
-    event = h2h_event(players=8, format=format, **(options or {"rounds": 3}))
-    for number in (1, 2):
-        stage = pair_and_confirm(event, seed=number)
-        for table, pair in zip(stage.tables.order_by("number"), pairs_of(stage), strict=True):
-            play_match(table, min(pair) if number == 1 else max(pair))
-    return event
-
-
-FORMATS = {
-    "night": night,
-    "championship": finished_championship,
-    "series": series_in_round_two,
-    "swiss": swiss_two_rounds,
-    "round_robin": lambda: swiss_two_rounds(EventFormat.ROUND_ROBIN, bye_wins=1),
-}
 
 
 def _text(html: str) -> str:

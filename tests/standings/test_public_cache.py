@@ -20,8 +20,8 @@ from core import conditional
 from scoring import public_cache
 from scoring.models import SeatClaim
 from scoring.public_cache import stamp_key
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Event, Role
 from tournaments.services import event_publish
 

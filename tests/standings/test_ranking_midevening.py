@@ -13,9 +13,9 @@ from scoring.services import Actor, deal_record
 from scoring.templatetags.score_tables import totals_table
 from standings.selectors import event_ranking
 from standings.standings import event_standings
-from tests.formats.test_championship import championship, winner_scheme
-from tests.formats.test_championship import play as play_championship
-from tests.scoring.conftest import new_request_id, seated_event
+from tests.support.championship import championship, winner_scheme
+from tests.support.championship import play as play_championship
+from tests.support.events import new_request_id, seated_event
 
 pytestmark = pytest.mark.django_db
 

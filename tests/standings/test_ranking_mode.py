@@ -14,8 +14,8 @@ from django.urls import reverse
 from rules import RuleViolation
 from scoring.services import Actor, deal_record
 from standings.selectors import event_ranking, same_deals_count, tables_at_different_deals
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import new_request_id, seated_event
+from tests.support.events import new_request_id, seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.event_settings import event_ranking_mode_set
 from tournaments.models import Event, RankingMode, Role
 

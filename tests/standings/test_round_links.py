@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import MembershipFactory
-from tests.standings.test_one_standings_every_output import series_in_round_two
+from tests.support.factories import MembershipFactory
+from tests.support.standings import series_in_round_two
 from tournaments.models import Role, Table
 from tournaments.services import event_publish
 

@@ -13,9 +13,9 @@ from pypdf import PdfReader
 
 from formats.finish import event_finish_refusal
 from printing.models import PrintJob
-from tests.factories import MembershipFactory
-from tests.formats.test_championship import championship
-from tests.formats.test_series import series_event
+from tests.support.championship import championship
+from tests.support.factories import MembershipFactory
+from tests.support.series import series_event
 from tournaments.models import Role, StageStatus
 
 pytestmark = pytest.mark.django_db

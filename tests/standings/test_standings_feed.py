@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.services import Actor, deal_confirm, deal_record
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import new_request_id, seated_event
+from tests.support.events import new_request_id, seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role, Stage, StageStatus, TieBreak
 from tournaments.services import event_publish
 

@@ -19,8 +19,8 @@ from scoring.selectors import confirmed_deals, event_sheets, table_sheet
 from scoring.services import Actor, deal_confirm, deal_record
 from standings.selectors import event_precedence, event_ranking, public_stage, stage_ranking
 from standings.tables import ranking_table
-from tests.factories import MembershipFactory, UserFactory
-from tests.scoring.conftest import new_request_id, seated_event
+from tests.support.events import new_request_id, seated_event
+from tests.support.factories import MembershipFactory, UserFactory
 from tournaments.event_settings import event_tie_breaks_set
 from tournaments.models import Event, Role, TieBreak
 from tournaments.services import event_create, event_publish

@@ -19,15 +19,14 @@ from scoring.models import Deal
 from scoring.selectors import sheet_points_matrix, table_sheet
 from scoring.services import Actor, deal_confirm, deal_record, deal_void
 from standings.selectors import event_ranking
-from tests.factories import MembershipFactory, UserFactory
-from tests.scoring.conftest import new_request_id, seated_event
+from tests.support.events import new_request_id, seated_event
+from tests.support.factories import MembershipFactory, UserFactory
+from tests.support.standings import SEAT0, play_night
 from tournaments.models import Player, Role
 from tournaments.services import event_create, registration_add, stage_draw
 
 pytestmark = pytest.mark.django_db
 
-HANDS = ["", "AS KD", "7H 7C", "QS", "2D 3D 4D", "10C"]
-SEAT0 = Actor(device="phone-0", seat=0)
 SEAT1 = Actor(device="phone-1", seat=1)
 
 
@@ -35,20 +34,6 @@ def director_of(table) -> Actor:
     """The club's director at the desk: the services read the rights from the user."""
     club = table.stage.event.club
     return Actor(device="desk", user=MembershipFactory(club=club, role=Role.DIRECTOR).user)
-
-
-def play(table, number, *, out=0, by=SEAT0):
-    seats = table.seats.count()
-    hands = [HANDS[(seat - out) % len(HANDS)] for seat in range(seats)]
-    entry = {"out": out, "players": [{"cards": hand or None, "buys": 0} for hand in hands]}
-    return deal_record(
-        table=table,
-        number=number,
-        entry=entry,
-        by=by,
-        expected_version=0,
-        request_id=new_request_id(),
-    )
 
 
 def confirm(deal):
@@ -99,7 +84,7 @@ def cells(row: str) -> list[str]:
 def night():
     """Eight players at two tables; table 1 has played deal 1 (unconfirmed)."""
     event, tables = seated_event(variant_id="rutupeli", players=8)
-    play(tables[0], 1)
+    play_night(tables[0], 1)
     return event, tables
 
 
@@ -108,7 +93,7 @@ def night():
 
 def test_a_long_ranking_is_paged_a_hundred_at_a_time_and_sortable(client):
     event, tables = seated_event(variant_id="rutupeli", players=150)
-    play(tables[0], 1)
+    play_night(tables[0], 1)
     url = event.get_absolute_url()
     first = client.get(url).content.decode()
     assert len(body_rows(first)) == 100
@@ -175,7 +160,7 @@ def test_the_public_page_pages_like_every_list(client):
 def test_the_points_matrix_has_a_cell_per_seat_and_deal(night):
     _event, tables = night
     table = tables[0]
-    play(table, 2, out=1)
+    play_night(table, 2, out=1)
     deals = list(Deal.objects.filter(table=table).order_by("number"))
     matrix = sheet_points_matrix(sheet=table_sheet(table=table))
     assert [deal.number for deal in matrix.deals] == [1, 2]
@@ -189,7 +174,7 @@ def test_the_sheet_marks_the_phones_seat_unconfirmed_and_voided_deals(night):
     _event, tables = night
     table = tables[0]
     confirm(Deal.objects.get(table=table, number=1))
-    second = play(table, 2, out=1)
+    second = play_night(table, 2, out=1)
     sheet = table_sheet(table=table)
     html = render_to_string("scoring/_totals.html", {"sheet": sheet, "actor": SEAT1})
     me = re.findall(r'<tr class="me[^"]*">.*?</tr>', html, re.S)
@@ -311,8 +296,8 @@ def test_a_tables_totals_download_has_a_column_per_deal(client, night):
     _event, tables = night
     table = tables[0]
     confirm(Deal.objects.get(table=table, number=1))
-    play(table, 2, out=1)
-    third = play(table, 3, out=2)
+    play_night(table, 2, out=1)
+    third = play_night(table, 3, out=2)
     deal_void(deal=third, by=director_of(table), note="", request_id=new_request_id())
     deals = list(Deal.objects.filter(table=table).order_by("number"))
     sheet = table_sheet(table=table)
@@ -418,7 +403,7 @@ def test_the_ranking_download_takes_as_many_queries_for_1000_players_as_for_8(
     large, large_tables = seated_event(variant_id="rutupeli", players=1000)
     for tables in (small_tables, large_tables):
         for table in tables[:2]:
-            play(table, 1)
+            play_night(table, 1)
     few, _response = _export_queries(client, small, django_assert_max_num_queries)
     many, response = _export_queries(client, large, django_assert_max_num_queries)
     assert few == many
@@ -429,7 +414,7 @@ def test_the_ranking_download_takes_as_many_queries_for_1000_players_as_for_8(
 def test_a_tables_download_takes_a_fixed_number_of_queries(client, django_assert_num_queries):
     _event, tables = seated_event(variant_id="rutupeli", players=4)
     for number in range(1, 6):
-        play(tables[0], number, out=number % 4)
+        play_night(tables[0], number, out=number % 4)
     # The club's language (a first visit that names no language of the site's: then kept
     # in the cache), the club, the event, the table, and the sheet's table, seats, deals.
     with django_assert_num_queries(7):

@@ -15,9 +15,9 @@ from core.i18n import violation_text
 from rules import DealScore, get_variant, table_standing
 from rules.errors import RulesError, RuleViolation
 from rules.results import TableStanding
+from tests.support.championship import check_championship
 from tournaments.advancement import (
     DEFAULT_BOUNDS,
-    Advancement,
     Reason,
     StageTable,
     TablePlayer,
@@ -626,60 +626,6 @@ def test_bad_input_is_a_bug_not_a_players_mistake() -> None:
 
 
 # -- whole championships -------------------------------------------------------------------------
-
-
-def check_championship(championship, top_k: int, bounds: TableBounds) -> None:
-    """Every invariant of a played championship (shared with the property tests)."""
-    entrants = list(championship.entrants)
-    players = entrants
-    for number, stage in enumerate(championship.stages, start=1):
-        result: Advancement[int] = stage.advancement
-        seated = [p for t in stage.seating for p in t]
-        assert sorted(seated) == sorted(players), f"stage {number}: not the players going on"
-        sizes = [len(t) for t in stage.seating]
-        if len(sizes) > 1:
-            assert max(sizes) - min(sizes) <= 1
-            assert all(bounds.min_size <= s <= bounds.max_size for s in sizes)
-        else:
-            assert 2 <= sizes[0] <= bounds.max_size
-        going_on = [o.player for o in result.advancers]
-        assert len(going_on) == len(set(going_on)), "nobody advances twice"
-        out = [o.player for o in result.eliminated]
-        assert sorted(going_on + out) == sorted(seated), "nobody disappears"
-        assert all(o.advances for o in result.advancers)
-        assert not any(o.advances for o in result.eliminated)
-        assert not (stage.no_shows & set(going_on))
-        assert len(going_on) < len(seated), "every stage knocks somebody out"
-        # Ties at every stage: the simulator settles at least one by a recorded tie-break.
-        assert any(t.tie_breaks for t in stage.tables) or stage.stage_tie_breaks
-        if number < len(championship.stages):
-            assert not result.over
-            assert tuple(len(t) for t in championship.stages[number].seating) == (result.next_sizes)
-        players = going_on
-    last = championship.stages[-1].advancement
-    assert last.over and last.players == (last.champion,)
-    rows = championship.ranking
-    assert sorted(r.player for r in rows) == sorted(entrants)
-    assert [r.champion for r in rows].count(True) == 1 and rows[0].champion
-    assert rows[0].place == 1 and not rows[0].shared
-    check_ranking_places(rows)
-
-
-def check_ranking_places(rows) -> None:
-    """Places count the players ahead; shared only between equal results, and equal
-    results share (no arbitrary order)."""
-    for index, row in enumerate(rows):
-        first = next(i for i, r in enumerate(rows) if r.place == row.place)
-        assert row.place == first + 1
-        same = [r for r in rows if r.place == row.place]
-        assert row.shared == (len(same) > 1)
-        for other in same:
-            assert other.stage == row.stage
-            assert other.placing.place == row.placing.place
-            assert other.placing.key == row.placing.key
-        if index:
-            before = rows[index - 1]
-            assert (before.stage, -before.placing.place) >= (row.stage, -row.placing.place)
 
 
 @pytest.mark.parametrize("entrants", [2, 3, 5, 7, 24, 100, 1000])

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
-from tests.tournaments.test_advancement import check_championship
+from tests.support.championship import check_championship
 from tournaments.advancement import (
     Advancement,
     PendingTie,

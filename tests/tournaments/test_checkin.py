@@ -10,7 +10,7 @@ from django.core import signing
 from django.urls import reverse
 
 from rules import RuleViolation
-from tests.factories import MembershipFactory
+from tests.support.factories import MembershipFactory
 from tournaments.checkin import (
     checkin_count,
     checkin_registrations,

@@ -9,8 +9,8 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from tests.factories import ClubFactory, MembershipFactory
-from tests.tournaments.test_joining_postgres import _waiting_for_a_lock
+from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.locks import waiting_for_a_lock
 from tournaments.checkin import checkin_set
 from tournaments.models import Player, Registration, RegistrationChange, RegistrationStatus, Role
 from tournaments.services import event_create, registration_add
@@ -55,7 +55,7 @@ def test_two_phones_tapping_one_name_record_one_check_in():
     assert locked.wait(timeout=20)
     two = threading.Thread(target=second_phone)
     two.start()
-    assert _waiting_for_a_lock()
+    assert waiting_for_a_lock()
     release.set()
     one.join(timeout=30)
     two.join(timeout=30)

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import MembershipFactory
+from tests.support.factories import MembershipFactory
 from tournaments.models import Event, EventStatus, Role, Season
 from tournaments.selectors import club_events_past, club_events_upcoming
 from tournaments.services import event_create

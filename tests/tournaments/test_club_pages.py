@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import MembershipFactory
+from tests.support.factories import MembershipFactory
 from tournaments.models import Club, Profile, Role
 
 
@@ -112,7 +112,7 @@ def test_admin_has_a_screen_for_every_model(admin_client, club, member):
     from django.contrib import admin
 
     from scoring.services import Actor, deal_record
-    from tests.scoring.conftest import seated_event
+    from tests.support.events import seated_event
 
     _event, (table,) = seated_event(variant_id="rutupeli", players=4, club=club)
     entry = {"out": 0, "players": [{"cards": c, "buys": 0} for c in (None, "A", "K", "Q")]}

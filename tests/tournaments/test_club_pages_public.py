@@ -11,8 +11,8 @@ import pytest
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.club_settings import club_settings_set
 from tournaments.models import Club, Event, Player, Role, Season
 from tournaments.selectors import club_events, club_public_players, events_past, events_upcoming

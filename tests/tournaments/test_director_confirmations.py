@@ -11,9 +11,9 @@ from django.urls import reverse
 
 from rules import RuleViolation
 from scoring.models import Deal, DealAction, DealVersion
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
-from tests.scoring.test_entry_views import deal_post, seated_client
+from tests.support.entry import deal_post, seated_client
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Player, RegistrationStatus, Role
 from tournaments.services import registration_add, registration_status_set
 

@@ -86,7 +86,7 @@ def test_different_seeds_usually_differ():
 
 
 def test_a_stage_keeps_the_format_it_was_drawn_with(db):
-    from tests.scoring.conftest import seated_event
+    from tests.support.events import seated_event
     from tournaments.services import stage_bounds
 
     event, tables = seated_event(variant_id="rutupeli", players=10, preferred=5)

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from rules import VARIANT_IDS, game_spec
-from tests.factories import MembershipFactory
+from tests.support.factories import MembershipFactory
 from tournaments.forms import EventForm
 from tournaments.models import Event, Role
 

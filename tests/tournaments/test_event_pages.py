@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from scoring.models import Deal
 from scoring.services import Actor, deal_record
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Event, Player, Registration, Role, Seat, Stage, StageStatus, Table
 from tournaments.services import event_create, registration_add
 

@@ -18,7 +18,7 @@ from kombu.exceptions import OperationalError
 
 from demo.invitations import demo_invitations
 from rules import RuleViolation
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments import tasks as tournament_tasks
 from tournaments.joining import (
     club_create,

@@ -9,24 +9,12 @@ import pytest
 from django.db import connection, transaction
 
 from rules import RuleViolation
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.locks import waiting_for_a_lock
 from tournaments.joining import invitation_accept, invitation_create
 from tournaments.models import Invitation, Membership, Role
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def _waiting_for_a_lock() -> bool:
-    for _attempt in range(200):
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE wait_event_type = 'Lock' AND datname = current_database()"
-            )
-            if cursor.fetchone()[0]:
-                return True
-        threading.Event().wait(0.05)
-    return False
 
 
 @pytest.mark.parametrize("first", ["accept", "revoke"])
@@ -67,7 +55,7 @@ def test_a_second_use_of_one_link_waits_then_is_refused(first):
     other = threading.Thread(target=second_use)
     other.start()
     try:
-        assert _waiting_for_a_lock()
+        assert waiting_for_a_lock()
     finally:
         release.set()
         holder.join(timeout=30)

@@ -16,8 +16,9 @@ from rules import RuleViolation
 from scoring.models import Deal
 from scoring.selectors import table_sheet
 from scoring.services import Actor, _locked_table, deal_record
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
+from tests.support.locks import waiting_for_a_lock
 from tournaments.draw import TableBounds
 from tournaments.late import OpenTable, late_placement
 from tournaments.models import Player, Registration, Role, Seat, Stage, StageStatus, Table
@@ -303,18 +304,7 @@ def test_a_first_deal_saving_while_the_director_seats_is_waited_for_then_refused
     seater.start()
     try:
         # Until the seating is seen waiting for a row lock (not a timed assertion: a wait).
-        waiting = False
-        for _attempt in range(200):
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT count(*) FROM pg_stat_activity"
-                    " WHERE wait_event_type = 'Lock' AND datname = current_database()"
-                )
-                if cursor.fetchone()[0]:
-                    waiting = True
-                    break
-            threading.Event().wait(0.05)
-        assert waiting
+        assert waiting_for_a_lock()
     finally:
         release.set()
         holder.join(timeout=30)

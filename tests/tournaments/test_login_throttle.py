@@ -7,7 +7,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from tests.factories import UserFactory
+from tests.support.factories import UserFactory
 
 HOME = "10.0.0.1"
 

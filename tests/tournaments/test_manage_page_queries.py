@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.services import Actor, deal_confirm, deal_record
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db

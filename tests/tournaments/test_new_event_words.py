@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from rules import VARIANT_IDS, describe_penalties
-from tests.factories import ClubFactory, MembershipFactory
+from tests.support.factories import ClubFactory, MembershipFactory
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from django.urls import reverse
 from leagues.services import league_recompute, season_league
 from privacy.selectors import person_data
 from privacy.services import player_erase
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments.history import club_players_by_key, history_import
 from tournaments.joining import invitation_create
 from tournaments.merge import player_merge, player_merge_undo

@@ -13,18 +13,12 @@ from formats.headtohead import h2h_event_standings
 from formats.series import series_standings
 from leagues.services import league_recompute, season_league
 from rules import RuleViolation
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
-from tests.formats.test_championship import (
-    championship,
-    play,
-    seated,
-    tied_scheme,
-    winner_scheme,
-)
-from tests.formats.test_headtohead import h2h_event, pair_and_confirm, pairs_of
-from tests.formats.test_headtohead import play as h2h_play
-from tests.formats.test_series import play_out, series_event
-from tests.leagues.league_helpers import night, players_of, season_of
+from tests.support.championship import championship, play, seated, tied_scheme, winner_scheme
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.headtohead import h2h_event, pair_and_confirm, pairs_of
+from tests.support.headtohead import play as h2h_play
+from tests.support.leagues import night, players_of, season_of
+from tests.support.series import play_out, series_event
 from tournaments.merge import (
     json_player_swap,
     merge_candidates,

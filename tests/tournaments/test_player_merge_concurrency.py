@@ -13,9 +13,9 @@ from django.db import connection
 
 from scoring.models import Deal
 from scoring.services import Actor, deal_record
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
-from tests.scoring.test_concurrency import ENTRY_A
+from tests.support.entry import ENTRY_A
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.merge import player_merge
 from tournaments.models import Player, PlayerMerge, Registration, Role, Seat
 

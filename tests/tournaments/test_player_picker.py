@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import MembershipFactory, UserFactory
+from tests.support.factories import MembershipFactory, UserFactory
 from tournaments.forms import RegistrationForm
 from tournaments.models import Player, Registration, Role
 from tournaments.selectors import player_picker, registerable_players

@@ -17,8 +17,8 @@ import pytest
 from django.urls import NoReverseMatch, reverse
 
 from scoring.services import Actor, deal_record
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Event, Player, Role, Season, Table
 from tournaments.services import event_create, event_publish
 

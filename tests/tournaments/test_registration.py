@@ -8,12 +8,12 @@ import datetime
 from unittest import mock
 
 import pytest
-from django.contrib.auth.models import AnonymousUser
 from django.core import mail
 from django.utils import timezone
 
 from rules import RuleViolation
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.registration import anonymous, guest, open_event
 from tournaments.models import (
     NoticeKind,
     Player,
@@ -43,50 +43,11 @@ from tournaments.registration_links import (
     registration_token,
 )
 from tournaments.selectors import event_registrations, registerable_players
-from tournaments.services import (
-    event_create,
-    registration_add,
-    registration_guest_add,
-    registration_status_set,
-)
+from tournaments.services import registration_add, registration_guest_add, registration_status_set
 
 pytestmark = pytest.mark.django_db
 
 S = RegistrationStatus
-
-
-def open_event(club=None, *, capacity=2, open_to=RegistrationOpenTo.ANYONE, approval=False):
-    club = club or ClubFactory()
-    event = event_create(
-        club=club,
-        name="Friday",
-        date=timezone.localdate() + datetime.timedelta(days=7),
-        variant_id="rutupeli",
-        published=True,
-    )
-    return registration_settings_set(
-        event=event,
-        open_to=open_to,
-        opens_at=None,
-        closes_at=None,
-        capacity=capacity,
-        approval=approval,
-    )
-
-
-def guest(event, name, email=None):
-    """A guest registers and confirms by the mailed link."""
-    registration = registration_self_add(
-        event=event,
-        user=_anonymous(),
-        name=name,
-        email=email or f"{name.lower()}@mail.example",
-    )
-    return registration_confirm(registration=registration)
-
-
-def _anonymous():
-    return AnonymousUser()
 
 
 def kinds(registration):
@@ -102,10 +63,10 @@ def steps(registration):
 
 def test_an_event_not_opened_takes_no_self_registration():
     event = open_event(open_to=RegistrationOpenTo.NOBODY)
-    refusal = registration_refusal(event=event, user=_anonymous())
+    refusal = registration_refusal(event=event, user=anonymous())
     assert refusal is not None and refusal.code == "registration_closed_to_all"
     with pytest.raises(RuleViolation):
-        registration_self_add(event=event, user=_anonymous(), name="Ann", email="a@x.example")
+        registration_self_add(event=event, user=anonymous(), name="Ann", email="a@x.example")
     assert not Registration.objects.exists()
 
 
@@ -125,7 +86,7 @@ def test_registration_before_it_opens_or_after_it_closes_is_refused(opens, close
         capacity=None,
         approval=False,
     )
-    refusal = registration_refusal(event=event, user=_anonymous())
+    refusal = registration_refusal(event=event, user=anonymous())
     assert refusal is not None and refusal.code == code
 
 
@@ -133,14 +94,14 @@ def test_a_started_or_past_event_refuses():
     event = open_event()
     event.date = timezone.localdate() - datetime.timedelta(days=1)
     event.save()
-    assert registration_refusal(event=event, user=_anonymous()).code == "registration_started"
+    assert registration_refusal(event=event, user=anonymous()).code == "registration_started"
 
 
 def test_members_only_refuses_the_signed_out_and_outsiders_but_not_members():
     club = ClubFactory()
     event = open_event(club, open_to=RegistrationOpenTo.MEMBERS)
     member = MembershipFactory(club=club, role=Role.MEMBER).user
-    assert registration_refusal(event=event, user=_anonymous()).code == "registration_sign_in"
+    assert registration_refusal(event=event, user=anonymous()).code == "registration_sign_in"
     assert registration_refusal(event=event, user=UserFactory()).code == (
         "registration_members_only"
     )
@@ -169,7 +130,7 @@ def test_a_guest_holds_no_place_until_the_mailed_link_confirms(django_capture_on
     event = open_event(capacity=1)
     with django_capture_on_commit_callbacks(execute=True):
         registration = registration_self_add(
-            event=event, user=_anonymous(), name="Ann", email="ann@mail.example"
+            event=event, user=anonymous(), name="Ann", email="ann@mail.example"
         )
     assert registration.status == S.UNCONFIRMED
     assert places_left(event=event) == 1
@@ -186,7 +147,7 @@ def test_a_guest_holds_no_place_until_the_mailed_link_confirms(django_capture_on
 def test_a_confirmation_link_works_once():
     event = open_event()
     registration = registration_self_add(
-        event=event, user=_anonymous(), name="Ann", email="ann@mail.example"
+        event=event, user=anonymous(), name="Ann", email="ann@mail.example"
     )
     registration_confirm(registration=registration)
     with pytest.raises(RuleViolation) as error:
@@ -265,7 +226,7 @@ def test_registering_twice_is_refused():
     event = open_event()
     guest(event, "Ann")
     with pytest.raises(RuleViolation) as error:
-        registration_self_add(event=event, user=_anonymous(), name="Ann", email="ann@mail.example")
+        registration_self_add(event=event, user=anonymous(), name="Ann", email="ann@mail.example")
     assert error.value.code == "already"
 
 
@@ -387,7 +348,7 @@ def test_a_forged_or_other_kind_of_link_is_refused():
 def test_an_expired_confirmation_link_is_refused():
     event = open_event()
     registration = registration_self_add(
-        event=event, user=_anonymous(), name="Ann", email="ann@mail.example"
+        event=event, user=anonymous(), name="Ann", email="ann@mail.example"
     )
     token = registration_token(registration=registration, salt=CONFIRM)
     later = timezone.now() + datetime.timedelta(days=3)

@@ -10,8 +10,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
-from tests.tournaments.test_registration import guest, open_event
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.registration import guest, open_event
 from tournaments.models import (
     Player,
     Registration,

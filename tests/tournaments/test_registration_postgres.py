@@ -11,7 +11,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from tests.tournaments.test_registration import open_event
+from tests.support.registration import open_event
 from tournaments.models import RegistrationStatus
 from tournaments.registration import places_left, registration_confirm, registration_self_add
 from tournaments.registration_links import CONFIRM, registration_token

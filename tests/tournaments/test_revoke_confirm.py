@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.factories import MembershipFactory
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
+from tests.support.factories import MembershipFactory
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from rules import RuleViolation
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments.models import Club, Membership, MembershipChange, Role
 from tournaments.services import (
     leaves_club_without_owner,

@@ -16,7 +16,7 @@ from django.db import connection
 from django.urls import reverse
 
 from rules import RuleViolation
-from tests.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
 from tournaments.models import Player, Registration, Role
 from tournaments.names import name_key
 from tournaments.roster import (

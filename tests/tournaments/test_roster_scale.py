@@ -11,7 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.factories import ClubFactory, MembershipFactory
+from tests.support.factories import ClubFactory, MembershipFactory
 from tournaments.models import Player, Role
 from tournaments.roster import RosterRow, roster_import
 

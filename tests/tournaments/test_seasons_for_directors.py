@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from leagues import receivers
 from rules import RuleViolation
-from tests.factories import ClubFactory, MembershipFactory
+from tests.support.factories import ClubFactory, MembershipFactory
 from tournaments.models import Event, Role, Season
 from tournaments.services import event_create, event_season_set
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from core.models import TaskRun
 from core.redirects import local_path
 from core.tasks import START_WITHIN
-from tests.factories import MembershipFactory
+from tests.support.factories import MembershipFactory
 from tournaments.tasks import club_stats_refresh_task
 
 NOT_LOCAL = [

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.scoring.conftest import seated_event
+from tests.support.events import seated_event
 from tournaments.models import Event
 from tournaments.visibility import confirmed_only, is_public, public_events_q
 

@@ -1,0 +1,51 @@
+"""Events open for registration and guests who sign up by the mailed link."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
+
+from tests.support.factories import ClubFactory
+from tournaments.models import RegistrationOpenTo
+from tournaments.registration import (
+    registration_confirm,
+    registration_self_add,
+    registration_settings_set,
+)
+from tournaments.services import event_create
+
+
+def open_event(club=None, *, capacity=2, open_to=RegistrationOpenTo.ANYONE, approval=False):
+    club = club or ClubFactory()
+    event = event_create(
+        club=club,
+        name="Friday",
+        date=timezone.localdate() + datetime.timedelta(days=7),
+        variant_id="rutupeli",
+        published=True,
+    )
+    return registration_settings_set(
+        event=event,
+        open_to=open_to,
+        opens_at=None,
+        closes_at=None,
+        capacity=capacity,
+        approval=approval,
+    )
+
+
+def guest(event, name, email=None):
+    """A guest registers and confirms by the mailed link."""
+    registration = registration_self_add(
+        event=event,
+        user=anonymous(),
+        name=name,
+        email=email or f"{name.lower()}@mail.example",
+    )
+    return registration_confirm(registration=registration)
+
+
+def anonymous():
+    return AnonymousUser()
