@@ -7,19 +7,10 @@ from pathlib import Path
 
 import pytest
 
-# The helpers live in tests/support; their names still answer here for tests written
-# before they moved (new tests import them from tests.support).
-from tests.support.browser import (  # noqa: F401
-    ARTIFACTS,
+from tests.support.browser import (
     CHROMIUM,
     SCRIPTLESS,
     PageProblems,
-    cut_network,
-    director_event,
-    director_of,
-    shoot,
-    shoot_widths,
-    sign_in,
 )
 
 CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
