@@ -33,8 +33,8 @@ from rules import RuleViolation
 from scoring.confirmation import PIN_TRIES, Actor
 from scoring.models import Deal
 from scoring.services import deal_confirm, deal_record, seat_claim
-from tournaments.advancement import TieBreakMethod
-from tournaments.league import LeagueScheme
+from tournaments.engine.advancement import TieBreakMethod
+from tournaments.engine.league import LeagueScheme
 from tournaments.models import (
     Club,
     Event,

@@ -1,8 +1,8 @@
 """The table-winner championship on the site: closing a stage, its tie-breaks, the bracket.
 
-The rules of who goes on are :mod:`tournaments.advancement`'s pure functions; this module
+The rules of who goes on are :mod:`tournaments.engine.advancement`'s pure functions; this module
 loads a stage's score sheets and the director's recorded tie-breaks, turns them into
-:class:`~tournaments.advancement.StageTable` values, and stores what closing the stage
+:class:`~tournaments.engine.advancement.StageTable` values, and stores what closing the stage
 decided (``Stage.outcome``), so that a later correction of a score never silently changes
 who went on. It lives in ``scoring`` because closing a stage needs the scores.
 """
@@ -38,7 +38,8 @@ from scoring.selectors import (
     stage_sheets,
     tie_facts,
 )
-from tournaments.advancement import (
+from tournaments.changes import results_change
+from tournaments.engine.advancement import (
     Advancement,
     Outcome,
     PendingTie,
@@ -54,8 +55,8 @@ from tournaments.advancement import (
     next_stage,
     pending_ties,
 )
-from tournaments.changes import results_change
-from tournaments.draw import TableBounds
+from tournaments.engine.draw import TableBounds
+from tournaments.engine.tiebreaks import TieBreakName, names_a_tie_break, tie_break_short_label
 from tournaments.models import (
     PLACE_HOLDING,
     Event,
@@ -71,7 +72,6 @@ from tournaments.models import TieBreak as TieBreakRow
 from tournaments.permissions import club_allows
 from tournaments.selectors import stage_bounds, stage_is_frozen
 from tournaments.services import stage_tables_create
-from tournaments.tiebreaks import TieBreakName, names_a_tie_break, tie_break_short_label
 
 Key = tuple[float, ...]
 

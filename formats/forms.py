@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.advancement import PendingTie, TieBreakMethod
+from tournaments.engine.advancement import PendingTie, TieBreakMethod
 
 
 class TieBreakForm(forms.Form):

@@ -1,7 +1,7 @@
 """Head-to-head Gin Römi events (round robin and Swiss): pairing each round, and the standings.
 
 A round is a stage of tables of two; a match is one Gin Römi game to 150 with its final
-settlement, scored like any other table. The pairing itself is `tournaments.pairing` (pure);
+settlement, scored like any other table. The pairing itself is `tournaments.engine.pairing` (pure);
 here it meets the database:
 
 - ``Stage.format`` of each round keeps what was paired: ``round``, ``pairs`` (player ids,
@@ -32,6 +32,16 @@ from rules import RuleViolation
 from rules.i18n import _, ngettext
 from scoring.models import Deal
 from scoring.selectors import TableSheet, sheet_of
+from tournaments.engine.pairing import (
+    Bye,
+    ByeValue,
+    H2HStanding,
+    MatchResult,
+    Pairing,
+    h2h_standings,
+    round_robin,
+    swiss_next,
+)
 from tournaments.models import (
     PLACE_HOLDING,
     Event,
@@ -42,16 +52,6 @@ from tournaments.models import (
     Stage,
     StageStatus,
     Table,
-)
-from tournaments.pairing import (
-    Bye,
-    ByeValue,
-    H2HStanding,
-    MatchResult,
-    Pairing,
-    h2h_standings,
-    round_robin,
-    swiss_next,
 )
 from tournaments.services import stage_format, stage_tables_create
 

@@ -49,7 +49,7 @@ def event_manage(request: HttpRequest, slug: str, event_id: int) -> HttpResponse
         "season_form": EventSeasonForm(event=event),
         **manage_parts(event), **event_draw_state(event=event),
     }  # fmt: skip
-    return render(request, "tournaments/event_manage.html", context)
+    return render(request, "formats/event_manage.html", context)
 
 
 @login_required

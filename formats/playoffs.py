@@ -25,8 +25,8 @@ from formats.championship import championship_close_state, tie_break_save
 from rules import RuleViolation, playoff_variant
 from rules.i18n import _
 from scoring.selectors import TableSheet, sheet_of
-from tournaments.advancement import PendingTie, TieBreakMethod
 from tournaments.changes import results_change, results_changed
+from tournaments.engine.advancement import PendingTie, TieBreakMethod
 from tournaments.models import Role, Seat, Stage, StageStatus, Table
 from tournaments.permissions import club_allows
 

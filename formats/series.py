@@ -1,5 +1,5 @@
 """A reseated series: N rounds (each a stage of the event), reseated between rounds, with
-cumulative standings. The seating itself is pure (`tournaments.seating`); this module reads
+cumulative standings. The seating itself is pure (`tournaments.engine.seating`); this module reads
 the rounds' scores, which is why it lives in scoring (tournaments never reads scores).
 
 The event's `format_options` say how: ``rounds`` (N), ``reseat`` (``avoid_repeats``: at
@@ -29,7 +29,14 @@ from core.places import place_text
 from rules import RuleViolation
 from rules.i18n import _, ngettext
 from scoring.selectors import TableSheet, sheet_ravaytys, stage_sheets, stages_sheets
-from tournaments.draw import TableBounds
+from tournaments.engine.draw import TableBounds
+from tournaments.engine.seating import (
+    PairCost,
+    describe_seating,
+    meetings,
+    plan_series,
+    seat_by_standings,
+)
 from tournaments.models import (
     Event,
     EventStatus,
@@ -38,13 +45,6 @@ from tournaments.models import (
     Seat,
     Stage,
     StageStatus,
-)
-from tournaments.seating import (
-    PairCost,
-    describe_seating,
-    meetings,
-    plan_series,
-    seat_by_standings,
 )
 from tournaments.selectors import stage_bounds, stage_current
 from tournaments.services import stage_format, stage_tables_create

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.i18n import violation_text
 from rules import RuleViolation
-from tournaments.league import LeagueKind, LeagueScheme, TieOrder
+from tournaments.engine.league import LeagueKind, LeagueScheme, TieOrder
 
 KIND_CHOICES = [
     (LeagueKind.PLACEMENT.value, _("placement points: points by the place at each event")),
@@ -24,7 +24,7 @@ MAX_PLACES = 50
 
 
 class LeagueSchemeForm(forms.Form):
-    """Every part of a :class:`~tournaments.league.LeagueScheme`, and why it changes;
+    """Every part of a :class:`~tournaments.engine.league.LeagueScheme`, and why it changes;
     `scheme` is the checked scheme once the form is valid."""
 
     kind = forms.ChoiceField(label=_("How the events add up"), choices=KIND_CHOICES)

@@ -5,7 +5,7 @@ Which events count: the season's **published** events that are **in play or fini
 (an event in play counts as it stands, marked so on the page, and a deal confirmed or
 corrected there changes the table); a private event never counts, nor one whose tables
 have not played a deal, nor a championship before its final has a champion. Each event
-gives every player who played a deal there one :class:`~tournaments.league.EventResult`:
+gives every player who played a deal there one :class:`~tournaments.engine.league.EventResult`:
 the place in the whole event, the field it was won in (everyone placed), the penalty total
 and the deals played (see :func:`event_final_places`).
 
@@ -34,10 +34,11 @@ from rules import RuleViolation
 from scoring.models import Deal
 from scoring.selectors import TableSheet, TableTieBreaks, sheet_of
 from standings.selectors import event_ranking
-from tournaments.advancement import final_ranking
 from tournaments.changes import event_results_version, with_results_version
+from tournaments.engine.advancement import final_ranking
+from tournaments.engine.league import EventResult, LeagueRow, LeagueScheme, league_table
+from tournaments.engine.pairing import Bye, MatchResult, h2h_standings
 from tournaments.event_formats import format_spec
-from tournaments.league import EventResult, LeagueRow, LeagueScheme, league_table
 from tournaments.models import (
     Event,
     EventStatus,
@@ -51,7 +52,6 @@ from tournaments.models import (
     Table,
     TieBreak,
 )
-from tournaments.pairing import Bye, MatchResult, h2h_standings
 from tournaments.privacy import public_record_ids
 from tournaments.visibility import confirmed_only, public_events_q
 
@@ -104,7 +104,7 @@ def event_final_places(play: EventPlay) -> list[FinalPlace]:
     * a club night: its ranking (:func:`scoring.selectors.event_ranking`) of the last
       seated stage, the event-wide place;
     * a championship: its final ranking (champion first, then by the last stage reached,
-      :func:`tournaments.advancement.final_ranking`) once its last stage closed it, the
+      :func:`tournaments.engine.advancement.final_ranking`) once its last stage closed it, the
       totals and deals of every stage added up; none before that;
     * a reseated series: its standings after every round (:func:`formats.series.
       series_standings`, which reads its own rows);

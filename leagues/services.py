@@ -30,7 +30,7 @@ from leagues.selectors import (
 )
 from rules import RuleViolation
 from rules.i18n import _
-from tournaments.league import LeagueScheme
+from tournaments.engine.league import LeagueScheme
 from tournaments.models import Role, Season, SeasonSchemeChange
 from tournaments.permissions import club_allows
 

@@ -23,7 +23,7 @@ from leagues.selectors import (
     SeasonLeague,
     stored_scheme,
 )
-from tournaments.league import LeagueKind, decider_label
+from tournaments.engine.league import LeagueKind, decider_label
 
 # A club's season on one page; a big open league pages on.
 LEAGUE_PER_PAGE = 100

@@ -37,7 +37,7 @@ def _queued_key(season_id: int) -> str:
 
 @shared_task(
     bind=True,
-    name="scoring.league_recompute_task",
+    name="leagues.league_recompute_task",
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=True,
     retry_backoff_max=60,

@@ -29,7 +29,7 @@ from scoring.selectors import TableSheet, stage_sheets
 from standings.selectors import RankingRow
 from standings.standings import event_standings
 from standings.tables import ranking_table
-from tournaments.league import LeagueKind, decider_label
+from tournaments.engine.league import LeagueKind, decider_label
 from tournaments.models import Event, Season, SeasonSchemeChange, Stage
 
 # A hall section of the seating list: this many tables' cards on one page (two columns of

@@ -11,7 +11,7 @@ on commit as a Celery task that takes its id (:mod:`printing.tasks`). Without a 
   new file.
 - **Safe to run twice.** :func:`print_job_start` does nothing for a done job, and a job
   whose worker died under it (the message comes back: acks_late) starts a new attempt.
-- **Shared out on Celery's canvas.** The tables are split into shares of CHUNK
+- **Shared out on Celery's canvas.** The tables are split into shares of SHARE_SIZE
   (`PrintShare` rows of the job's attempt); the job's task replaces itself with a chord:
   one task per share (any worker process takes one) and a merge that runs once every share
   is stored, under the job's own task id, so the job's record follows it to the end. A
@@ -79,10 +79,10 @@ KINDS: dict[str, bool] = {TABLE_SHEETS: False, RESULT_SHEETS: True}
 # whole event's standings (or one stage's), made by the same job path as the sheets.
 STANDINGS = "standings"
 # Tables rendered in one WeasyPrint run (one share of a job): the progress moves every
-# CHUNK tables. A run costs about 0.15 s of its own (the stylesheet, the fonts embedded in
+# SHARE_SIZE tables. A run costs about 0.15 s of its own (the stylesheet, the fonts embedded in
 # its document), a table about 0.3 s: 10 keeps the overhead to a twentieth, and 60 tables
 # in 6 shares keep two processes busy to the end.
-CHUNK = 10
+SHARE_SIZE = 10
 Status = PrintJobStatus
 
 
@@ -447,7 +447,7 @@ class PrintPlan:
 
 
 def print_job_start(*, job_id: int) -> PrintPlan | None:
-    """Start an attempt at job `job_id`: its tables split into shares of CHUNK (an earlier
+    """Start an attempt at job `job_id`: its tables split into shares of SHARE_SIZE (an earlier
     attempt's go). None when the job is done or failed (a second run does nothing)."""
     job = _start(job_id)
     if job is None:
@@ -470,8 +470,10 @@ def print_job_start(*, job_id: int) -> PrintPlan | None:
     if not ids:
         raise Table.DoesNotExist(f"print job {job_id}: its stage has no tables")
     shares = [
-        PrintShare(job=job, attempt=job.attempts, index=index, tables=ids[start : start + CHUNK])
-        for index, start in enumerate(range(0, len(ids), CHUNK))
+        PrintShare(
+            job=job, attempt=job.attempts, index=index, tables=ids[start : start + SHARE_SIZE]
+        )
+        for index, start in enumerate(range(0, len(ids), SHARE_SIZE))
     ]
     PrintShare.objects.bulk_create(shares)
     return PrintPlan(job=job, attempt=job.attempts, shares=len(shares), tables=len(ids))

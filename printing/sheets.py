@@ -4,7 +4,7 @@ The **score sheet** is what lies on the table before the first deal: the event, 
 the table, the players in seat order, the first dealer and the dealing order, and one row
 per deal in the order of the phone's deal form (who went out, each hand's penalty and buys,
 the running total), so paper and phone can be used side by side. Each game family has its
-own grid (`SHEET_PARTIALS`, chosen by `Variant.family` as `scoring.entry` does): the
+own grid (`SHEET_PARTIALS`, chosen by `Variant.family` as `scoring.families` does): the
 contract games' rows with their contracts and cards dealt, Gin Römi's match sheet with its
 settlement box, Tízlapos Römi's buli sheet with the elimination line and the unit ledger.
 Every row has an initials box for the player who confirms the deal (as a bridge
@@ -43,7 +43,7 @@ from weasyprint import Document
 
 from printing.pdf import PDF, PrintFile, file_name, render_document, write_pdf
 from rules import describe_options
-from scoring.entry import ENDING_WORDS, SPECIAL_WORDS, family_of
+from scoring.families import ENDING_WORDS, SPECIAL_WORDS, family_of
 from scoring.i18n import contract_text
 from scoring.judge import deal_scores, ravaytys_out, standing_and_problem
 from scoring.models import Deal

@@ -75,7 +75,7 @@ class PrintJobTask(TrackedTask):
 @shared_task(
     base=PrintJobTask,
     bind=True,
-    name="scoring.print_job_task",
+    name="printing.print_job_task",
     autoretry_for=TRANSIENT,
     acks_late=True,
     reject_on_worker_lost=True,

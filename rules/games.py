@@ -124,7 +124,7 @@ class GameSpec(Generic[Entry]):
     tables: TableSizes
     records_ravaytys: bool = False
     # The event ranking's tie-breaks after the total, in order (the names are
-    # ``tournaments.tiebreaks``'): empty for the one the game's own table order gives.
+    # ``tournaments.engine.tiebreaks``'): empty for the one the game's own table order gives.
     tie_breaks: tuple[str, ...] = ()
     describe: Callable[[Variant, Translate], list[tuple[str, str]]] = _no_rows
     check: Callable[[Variant], None] = _no_check

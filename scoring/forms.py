@@ -1,7 +1,7 @@
 """The table's posts as Django forms: a deal's entry, a confirmation, a void, a seat.
 
 A deal is entered as one deal form (who went out, the upper card, the winner…) and one form
-per seat (its cards or points, buys, special hand…), of the family `scoring.entry` picks for
+per seat (its cards or points, buys, special hand…), of the family `scoring.families` picks for
 the game. The posted names are the page's own (`out`, `p2_cards`, `upper`): the browser's
 script and the tests use them. Each form reads and bounds its fields (numbers, seats,
 lengths) and puts a bad value's error on that field; `to_entry()` gives the engine the

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from scoring.entry import EntryFamily, family_of, flatten_entry
+from scoring.families import EntryFamily, family_of, flatten_entry
 from scoring.models import Deal, DealVersion
 from scoring.selectors import deal_history
 from tournaments.models import Table

@@ -14,9 +14,7 @@ from django.db.models import Prefetch
 from rules import RuleViolation, TableStanding
 from scoring.judge import Rows, TableProblem, deal_scores, ravaytys_counts, standing_and_problem
 from scoring.models import Deal, DealAction, DealVersion, SeatClaim
-from tournaments.models import Event, Seat, Stage, StageStatus, Table, TieBreak
-from tournaments.selectors import stage_in_play
-from tournaments.tiebreaks import (
+from tournaments.engine.tiebreaks import (
     TOTAL,
     Contender,
     Orders,
@@ -24,6 +22,8 @@ from tournaments.tiebreaks import (
     rank_by_precedence,
     tie_break_precedence,
 )
+from tournaments.models import Event, Seat, Stage, StageStatus, Table, TieBreak
+from tournaments.selectors import stage_in_play
 
 
 @dataclass
@@ -296,7 +296,7 @@ def counted_rows(sheet: TableSheet, deals: int | None = None) -> Rows:
 
 
 def event_precedence(event: Event) -> tuple[str, ...]:
-    """The event's tie-break precedence (`tournaments.tiebreaks`): the director's, else the
+    """The event's tie-break precedence (`tournaments.engine.tiebreaks`): the director's, else the
     game's. A stored list the site no longer accepts is read as the game's default: one
     event's old setting must not break its pages."""
     try:

@@ -24,7 +24,7 @@ from core.views import no_index
 from rules import RuleViolation, score_deal
 from scoring.confirmation import Actor, deal_makers
 from scoring.devices import device_of, with_device
-from scoring.entry import DealEntry
+from scoring.families import DealEntry
 from scoring.forms import ConfirmForm, DealMetaForm, SeatForm
 from scoring.i18n import contract_text, violation_text
 from scoring.link_gone import link_gone

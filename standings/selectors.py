@@ -23,7 +23,8 @@ from scoring.selectors import (
     table_order,
     tie_facts,
 )
-from tournaments.advancement import TieBreakMethod
+from tournaments.engine.advancement import TieBreakMethod
+from tournaments.engine.tiebreaks import Contender, rank_by_precedence
 from tournaments.models import (
     Event,
     RankingMode,
@@ -32,7 +33,6 @@ from tournaments.models import (
     Table,
     TieBreak,
 )
-from tournaments.tiebreaks import Contender, rank_by_precedence
 
 
 @dataclass
@@ -68,7 +68,7 @@ class RankingRow:
     # The place at one's own table in the ordering in use (after `after_deals` deals when
     # ranked so): it breaks a tie between players of one table as the table's tie order does.
     tie_place: int = field(default=0, repr=False)
-    # The tie-break that set the row apart from the row above (`tournaments.tiebreaks`'
+    # The tie-break that set the row apart from the row above (`tournaments.engine.tiebreaks`'
     # names: "total", "last_deal", ...); None for the first row and a shared place.
     decided_by: str | None = field(default=None)
     # Tízlapos Römi's units left (None in other games).

@@ -34,7 +34,8 @@ from rules.games import game_spec
 from scoring.models import Deal
 from scoring.selectors import TableSheet, TableTieBreaks, sheet_of, stage_sheets, stages_sheets
 from standings.selectors import RankingRow, event_ranking
-from tournaments.advancement import RankedPlayer, StagePlacing, championship_ranking
+from tournaments.engine.advancement import RankedPlayer, StagePlacing, championship_ranking
+from tournaments.engine.tiebreaks import STAGE, TABLE_PLACE, TOTAL, TieBreakName, names_a_tie_break
 from tournaments.models import (
     Club,
     Event,
@@ -49,7 +50,6 @@ from tournaments.models import (
 )
 from tournaments.privacy import public_record_ids
 from tournaments.selectors import stage_in_play
-from tournaments.tiebreaks import STAGE, TABLE_PLACE, TOTAL, TieBreakName, names_a_tie_break
 from tournaments.visibility import confirmed_only as only_confirmed
 
 # What a standings ranks by (`Standings.ranked_by`), and the caption that says so.

@@ -35,7 +35,7 @@ from standings.standings import (
     OPTIONAL_COLUMNS,
     Standings,
 )
-from tournaments.tiebreaks import names_a_tie_break, tie_break_label, tie_break_short_label
+from tournaments.engine.tiebreaks import names_a_tie_break, tie_break_label, tie_break_short_label
 
 # The columns only some formats' standings fill.
 FORMAT_COLUMNS = ("stage", "rounds", "matches", "wins", "byes", "points", "units")

@@ -21,8 +21,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from rules import TableSizes
-from tournaments.advancement import draw_stage
-from tournaments.draw import TableBounds, draw_tables
+from tournaments.engine.advancement import draw_stage
+from tournaments.engine.draw import TableBounds, draw_tables
 
 
 class EventFormat(models.TextChoices):

@@ -9,8 +9,8 @@ from django.db import transaction
 from rules import RuleViolation
 from rules.i18n import _
 from tournaments.changes import results_change
+from tournaments.engine.tiebreaks import tie_break_precedence
 from tournaments.models import Event, RankingMode
-from tournaments.tiebreaks import tie_break_precedence
 
 
 def ranking_settings_refusal(*, event: Event) -> RuleViolation | None:
@@ -47,7 +47,7 @@ def event_ranking_mode_set(*, event: Event, mode: str) -> Event:
 
 
 def event_tie_breaks_set(*, event: Event, order: Sequence[str]) -> Event:
-    """The event's tie-break precedence (`tournaments.tiebreaks`): `order`, the names best
+    """The event's tie-break precedence (`tournaments.engine.tiebreaks`): `order`, the names best
     first (the total first, listed or not); empty for the game's default. Refused with the
     reason for an unknown name, one listed twice, or the total after another
     (RuleViolation). Any time: it changes how equal players are ordered, never a score."""

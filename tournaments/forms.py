@@ -205,7 +205,7 @@ class EventForm(forms.Form):
     # Not a house rule: the event has its own name.
     NOT_SETTABLE = ("name",)
     # Not shown: the engine's own tie order ends with the seat, which the site never uses;
-    # the event's tie-break order is chosen above (tournaments.tiebreaks).
+    # the event's tie-break order is chosen above (tournaments.engine.tiebreaks).
     NOT_SHOWN = ("tie_order",)
 
     def __init__(

@@ -210,7 +210,7 @@ class Season(models.Model):
     name = models.CharField(_("name"), max_length=120)
     starts_on = models.DateField(_("starts"))
     ends_on = models.DateField(_("ends"))
-    # How the season's events add up: tournaments.league.LeagueScheme.to_dict(); empty is
+    # How the season's events add up: tournaments.engine.league.LeagueScheme.to_dict(); empty is
     # the default scheme. Changed only through a service that records a SeasonSchemeChange.
     league_scheme = models.JSONField(_("league scheme"), default=dict, blank=True)
     # The league table as last computed (rows as plain values), when, and since when it
@@ -405,7 +405,7 @@ class Event(models.Model):
     # private event (its directors and its tables' links still work).
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
     # The order that separates players level on total in the event's standings (names from
-    # tournaments.tiebreaks); empty is the game's default order.
+    # tournaments.engine.tiebreaks); empty is the game's default order.
     tie_breaks = models.JSONField(_("tie-break order"), default=list, blank=True)
     # When a result last changed (a deal saved, confirmed or voided, a stage closed): the
     # public pages' Last-Modified, and what their cached copies are checked against.

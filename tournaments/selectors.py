@@ -13,8 +13,8 @@ from django.utils.translation import gettext
 from core.i18n import violation_text
 from rules import RuleViolation, game_spec
 from rules.i18n import _
-from tournaments.draw import TableBounds
-from tournaments.late import LatePlacement, OpenTable, late_placement
+from tournaments.engine.draw import TableBounds
+from tournaments.engine.late import LatePlacement, OpenTable, late_placement
 from tournaments.models import (
     BEFORE_PLACE,
     PLACE_HOLDING,
@@ -430,7 +430,7 @@ def late_entry_refusal(*, stage: Stage) -> RuleViolation | None:
 
 def late_arrivals(*, event: Event) -> LateArrivals | None:
     """The players checked in after the draw who have no seat yet, and a proposed placement
-    (`tournaments.late`), or None when nobody waits. Five queries, however big the event."""
+    (`tournaments.engine.late`), or None when nobody waits. Five queries, however big the event."""
     stage = stage_current(event=event)
     if stage is None:
         return None

@@ -18,6 +18,7 @@ from core.db import locked_write
 from rules import RuleViolation, get_variant
 from rules.i18n import _, ngettext
 from tournaments.changes import results_change
+from tournaments.engine.tiebreaks import tie_break_precedence
 from tournaments.event_formats import DEFAULT_FORMAT
 from tournaments.models import (
     PLACE_HOLDING,
@@ -53,7 +54,6 @@ from tournaments.selectors import (
     stage_takes_late_arrivals,
     stage_unseated,
 )
-from tournaments.tiebreaks import tie_break_precedence
 from tournaments.visibility import is_public
 
 

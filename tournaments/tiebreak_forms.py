@@ -10,14 +10,14 @@ from django.utils.translation import gettext
 
 from core.i18n import violation_text
 from rules import RuleViolation
-from tournaments.models import Event
-from tournaments.tiebreaks import (
+from tournaments.engine.tiebreaks import (
     TOTAL,
     allowed_tie_breaks,
     default_tie_breaks,
     tie_break_label,
     tie_break_precedence,
 )
+from tournaments.models import Event
 
 
 def _field_name(position: int) -> str:

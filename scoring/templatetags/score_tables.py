@@ -9,7 +9,7 @@ from django import template
 from django.utils.safestring import SafeString
 
 from scoring import tables
-from scoring.entered import EnteredDeal, entered_deal
+from scoring.as_entered import EnteredDeal, entered_deal
 from scoring.models import Deal
 from scoring.selectors import TableSheet, sheet_points_matrix
 
@@ -30,7 +30,7 @@ def totals_table(sheet: TableSheet, actor: Any = None, director: bool = False) -
 @register.simple_tag
 def entered(deal: Deal, sheet: TableSheet) -> EnteredDeal:
     """`{% entered deal sheet as shown %}`: a deal waiting for confirmation as its table
-    entered it (`scoring.entered`)."""
+    entered it (`scoring.as_entered`)."""
     return entered_deal(deal=deal, seats=sheet.seats, variant=sheet.variant)
 
 

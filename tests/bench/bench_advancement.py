@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tournaments.advancement import (
+from tournaments.engine.advancement import (
     DEFAULT_BOUNDS,
     advance,
     final_ranking,

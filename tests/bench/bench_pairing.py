@@ -24,8 +24,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tournaments import pairing
-from tournaments.pairing import Bye, ByeValue, MatchResult, Pairing, swiss_next
+from tournaments.engine import pairing
+from tournaments.engine.pairing import Bye, ByeValue, MatchResult, Pairing, swiss_next
 
 BYE = ByeValue(wins=1, points=0)
 ROUNDS_BEFORE = 5

@@ -19,8 +19,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tournaments.draw import TableBounds, draw_tables
-from tournaments.seating import meetings, plan_series, reseat
+from tournaments.engine.draw import TableBounds, draw_tables
+from tournaments.engine.seating import meetings, plan_series, reseat
 
 CONTRACT = TableBounds(min_size=3, max_size=6, preferred=4)
 FOURS = TableBounds(min_size=4, max_size=4, preferred=4)

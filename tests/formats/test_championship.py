@@ -19,7 +19,7 @@ from rules import RuleViolation
 from scoring.models import Deal
 from tests.support.championship import championship, names, play, seated, tied_scheme, winner_scheme
 from tests.support.factories import ClubFactory, MembershipFactory
-from tournaments.advancement import Advancement, Reason
+from tournaments.engine.advancement import Advancement, Reason
 from tournaments.forms import EventForm
 from tournaments.models import Event, EventFormat, EventStatus, Player, Role, Seat, StageStatus
 from tournaments.selectors import late_arrivals

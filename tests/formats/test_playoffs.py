@@ -26,7 +26,7 @@ from tests.support.championship import (
     winner_scheme,
 )
 from tests.support.factories import MembershipFactory
-from tournaments.advancement import TieBreakMethod
+from tournaments.engine.advancement import TieBreakMethod
 from tournaments.models import Player, Role, Table
 
 pytestmark = pytest.mark.django_db

@@ -25,8 +25,8 @@ from rules import RuleViolation
 from tests.support.events import seated_event
 from tests.support.factories import MembershipFactory
 from tests.support.series import play_out, series_event
+from tournaments.engine.seating import meetings
 from tournaments.models import Event, Player, Role, Seat, Stage, StageStatus
-from tournaments.seating import meetings
 from tournaments.services import registration_add, stage_confirm
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ from leagues.services import league_recompute, season_league
 from scoring.models import Deal, DealStatus
 from tests.support.factories import ClubFactory, MembershipFactory
 from tests.support.leagues import night, players_of, season_of
-from tournaments.league import LeagueScheme
+from tournaments.engine.league import LeagueScheme
 from tournaments.models import Role, Season, SeasonSchemeChange
 
 pytestmark = pytest.mark.django_db

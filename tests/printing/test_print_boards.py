@@ -45,7 +45,7 @@ from tests.support.leagues import night, players_of, season_of
 from tests.support.printing import LONG_NAMES, explained_championship, long_named
 from tests.support.sheets import overlapping_words
 from tournaments.changes import results_change
-from tournaments.league import LeagueScheme
+from tournaments.engine.league import LeagueScheme
 from tournaments.models import Player, Role
 from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 

@@ -410,7 +410,7 @@ def test_a_lost_job_counts_as_stopped_and_can_be_retried(
     past = timezone.now() - START_WITHIN * 2
     TaskRun.objects.create(
         task_id="0f0f0f0f-0000-4000-8000-00000000a001",
-        name="scoring.print_job_task",
+        name="printing.print_job_task",
         args=[job.pk],
         queued_at=past,
         lost_after=past + START_WITHIN,
@@ -432,7 +432,7 @@ def test_the_progress_page_polls_while_working(client, night, director):
     event, _tables = night
     client.force_login(director)
     run = TaskRun.objects.create(
-        task_id="run-10", name="scoring.print_job_task", lost_after=timezone.now() + datetime.timedelta(minutes=5),
+        task_id="run-10", name="printing.print_job_task", lost_after=timezone.now() + datetime.timedelta(minutes=5),
         state=TaskRun.State.RUNNING, started_at=timezone.now(), done=10, total=60,
     )  # fmt: skip
     job = PrintJob.objects.create(
@@ -605,7 +605,7 @@ def _stalled_job(event, *, seconds: float) -> PrintJob:
     task_id = str(uuid.uuid4())
     TaskRun.objects.create(
         task_id=task_id,
-        name="scoring.print_job_task",
+        name="printing.print_job_task",
         total=4,
         state=TaskRun.State.RUNNING,
         lost_after=timezone.now() + datetime.timedelta(minutes=10),
@@ -672,7 +672,7 @@ def _queued_job(event, *, seconds: float) -> PrintJob:
     queued = timezone.now() - datetime.timedelta(seconds=seconds)
     task_id = str(uuid.uuid4())
     TaskRun.objects.create(
-        task_id=task_id, name="scoring.print_job_task", queued_at=queued,
+        task_id=task_id, name="printing.print_job_task", queued_at=queued,
         lost_after=queued + START_WITHIN,
     )  # fmt: skip
     return PrintJob.objects.create(

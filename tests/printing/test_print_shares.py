@@ -30,7 +30,7 @@ Status = PrintJobStatus
 
 @pytest.fixture
 def one_table_shares(monkeypatch):
-    monkeypatch.setattr(print_jobs, "CHUNK", 1)
+    monkeypatch.setattr(print_jobs, "SHARE_SIZE", 1)
 
 
 @pytest.fixture
@@ -116,7 +116,7 @@ def test_a_share_that_cannot_be_made_fails_the_job_saying_why(started, monkeypat
     with pytest.raises(PrintError) as error:
         print_share_make(job_id=job.pk, attempt=1, index=0)
     run = TaskRun.objects.create(
-        task_id="run-1", name="scoring.print_job_task", lost_after=job.created_at
+        task_id="run-1", name="printing.print_job_task", lost_after=job.created_at
     )
     request = type("Request", (), {"id": run.task_id})()
     print_tasks.print_job_failed(request, error.value, None, job.pk)

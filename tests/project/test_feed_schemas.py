@@ -29,8 +29,8 @@ from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
 from tests.support.leagues import night, players_of, season_of
 from tests.support.standings import FORMATS
 from tests.support.standings import play_night as play_deal
+from tournaments.engine.league import LeagueScheme
 from tournaments.event_settings import event_tie_breaks_set
-from tournaments.league import LeagueScheme
 from tournaments.models import Event, Player, Role, Season
 from tournaments.services import event_publish
 

@@ -17,7 +17,7 @@ from rules import VARIANT_IDS, RuleViolation, get_variant
 from rules.gin import ENDINGS as GIN_ENDINGS
 from rules.tizlapos import ENDINGS as TIZ_ENDINGS
 from rules.tizlapos import SPECIALS
-from scoring.entry import ENDING_WORDS, FAMILIES, SPECIAL_WORDS, DealEntry, family_of, field_of
+from scoring.families import ENDING_WORDS, FAMILIES, SPECIAL_WORDS, DealEntry, family_of, field_of
 from scoring.forms import TEXT_LIMIT
 from scoring.models import Deal
 from tests.support.entry import GOOD, entry_table

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from rules import hand_from_text, parse_cards
 from rules.notation import parse_tokens
-from scoring.entry import FAMILIES
+from scoring.families import FAMILIES
 from tests.support.deals import gin, record, tiz
 from tests.support.entry import deal_post, seated_client
 from tests.support.events import seated_event

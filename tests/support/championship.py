@@ -9,8 +9,8 @@ from rules import score_deal
 from scoring.models import Deal, DealStatus
 from scoring.services import Actor, deal_confirm, deal_record
 from tests.support.factories import ClubFactory, MembershipFactory
-from tournaments.advancement import Advancement
-from tournaments.draw import TableBounds
+from tournaments.engine.advancement import Advancement
+from tournaments.engine.draw import TableBounds
 from tournaments.models import EventFormat, Player, Role, StageStatus, Table
 from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 

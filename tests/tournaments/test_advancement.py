@@ -16,7 +16,7 @@ from rules import DealScore, get_variant, table_standing
 from rules.errors import RulesError, RuleViolation
 from rules.results import TableStanding
 from tests.support.championship import check_championship
-from tournaments.advancement import (
+from tournaments.engine.advancement import (
     DEFAULT_BOUNDS,
     Reason,
     StageTable,
@@ -32,7 +32,7 @@ from tournaments.advancement import (
     simulate_championship,
     stage_sizes,
 )
-from tournaments.draw import TableBounds
+from tournaments.engine.draw import TableBounds
 
 NAMES = {
     1: "Aino",
@@ -554,7 +554,7 @@ def deal(points: tuple[int, ...], out: int | None) -> DealScore:
 
 
 def test_a_table_from_a_rutupeli_standing_keeps_its_unsettled_tie() -> None:
-    from tournaments.advancement import table_from_standing
+    from tournaments.engine.advancement import table_from_standing
 
     # Seats 0 and 1 level on total, last game and games won: the game cannot tell them apart.
     deals = [deal((10, 0, 40), 1), deal((0, 10, 40), 0)] * 3 + [deal((5, 5, 0), 2)]
@@ -569,7 +569,7 @@ def test_a_table_from_a_rutupeli_standing_keeps_its_unsettled_tie() -> None:
 
 
 def test_a_table_from_a_standing_that_is_not_finished_is_refused() -> None:
-    from tournaments.advancement import table_from_standing
+    from tournaments.engine.advancement import table_from_standing
 
     standing = TableStanding(
         totals=(10, 20, 30), lower_is_better=True, finished=False, ranking=(0, 1, 2), winner=None
@@ -580,7 +580,7 @@ def test_a_table_from_a_standing_that_is_not_finished_is_refused() -> None:
 
 
 def test_a_table_from_a_standing_where_higher_is_better() -> None:
-    from tournaments.advancement import table_from_standing
+    from tournaments.engine.advancement import table_from_standing
 
     standing = TableStanding(
         totals=(150, 40), lower_is_better=False, finished=True, ranking=(0, 1), winner=0
@@ -678,7 +678,7 @@ def test_a_long_list_of_ties_names_the_first_tables_and_counts_the_rest() -> Non
 def test_the_modules_example_runs() -> None:
     import doctest
 
-    import tournaments.advancement
+    import tournaments.engine.advancement
 
-    failed, tried = doctest.testmod(tournaments.advancement)
+    failed, tried = doctest.testmod(tournaments.engine.advancement)
     assert tried and not failed

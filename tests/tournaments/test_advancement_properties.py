@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
 from tests.support.championship import check_championship
-from tournaments.advancement import (
+from tournaments.engine.advancement import (
     Advancement,
     PendingTie,
     Reason,
@@ -27,7 +27,7 @@ from tournaments.advancement import (
     pending_ties,
     simulate_championship,
 )
-from tournaments.draw import TableBounds
+from tournaments.engine.draw import TableBounds
 
 BOUNDS = [
     TableBounds(3, 6, 4),

@@ -29,6 +29,7 @@ from formats.series import series_standings
 from printing.sheets import table_sheet_file
 from scoring.models import Deal, DealStatus
 from scoring.selectors import table_sheet
+from tournaments.engine.seating import meetings
 from tournaments.merge import merge_undo_refusal
 from tournaments.models import (
     Club,
@@ -47,7 +48,6 @@ from tournaments.models import (
     Table,
     TieBreak,
 )
-from tournaments.seating import meetings
 from tournaments.selectors import late_arrivals, player_picker
 
 # make run serves the demo from SQLite: the SQLite pass loads it too.

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
-from tournaments.draw import TableBounds, draw_tables, table_sizes
+from tournaments.engine.draw import TableBounds, draw_tables, table_sizes
 
 CONTRACT = TableBounds(min_size=3, max_size=6, preferred=4)
 GIN = TableBounds(min_size=2, max_size=2, preferred=2)

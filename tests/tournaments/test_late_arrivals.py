@@ -19,8 +19,8 @@ from scoring.services import Actor, _locked_table, deal_record
 from tests.support.events import seated_event
 from tests.support.factories import MembershipFactory
 from tests.support.locks import waiting_for_a_lock
-from tournaments.draw import TableBounds
-from tournaments.late import OpenTable, late_placement
+from tournaments.engine.draw import TableBounds
+from tournaments.engine.late import OpenTable, late_placement
 from tournaments.models import Player, Registration, Role, Seat, Stage, StageStatus, Table
 from tournaments.selectors import late_arrivals
 from tournaments.services import (

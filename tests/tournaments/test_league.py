@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RulesError, RuleViolation
-from tournaments import league
-from tournaments.league import (
+from tournaments.engine import league
+from tournaments.engine.league import (
     EventResult,
     LeagueKind,
     LeagueScheme,

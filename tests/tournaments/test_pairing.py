@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from rules.errors import RulesError, RuleViolation
 from rules.gin import Settlement
-from tournaments import pairing as pairing_module
-from tournaments.pairing import (
+from tournaments.engine import pairing as pairing_module
+from tournaments.engine.pairing import (
     Bye,
     ByeValue,
     H2HStanding,

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
-from tournaments import seating as seating_module
-from tournaments.draw import TableBounds, draw_tables, table_sizes
-from tournaments.seating import (
+from tournaments.engine import seating as seating_module
+from tournaments.engine.draw import TableBounds, draw_tables, table_sizes
+from tournaments.engine.seating import (
     MOVE_STEPS,
     Seating,
     describe_seating,

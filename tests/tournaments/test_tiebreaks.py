@@ -13,8 +13,8 @@ import pytest
 
 import rules
 from rules import RuleViolation
-from tournaments import tiebreaks
-from tournaments.tiebreaks import (
+from tournaments.engine import tiebreaks
+from tournaments.engine.tiebreaks import (
     Contender,
     TieBreakName,
     allowed_tie_breaks,

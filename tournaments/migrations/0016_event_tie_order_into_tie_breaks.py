@@ -7,7 +7,7 @@ from django.db import migrations
 
 from rules import RuleViolation
 from rules.games import game_spec
-from tournaments.tiebreaks import tie_break_precedence
+from tournaments.engine.tiebreaks import tie_break_precedence
 
 
 def move_tie_orders(apps, schema_editor):

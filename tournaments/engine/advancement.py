@@ -1,6 +1,6 @@
 """The table-winner championship: who goes on from a closed stage, and the final ranking.
 
-Pure functions over frozen values, no models and no Django (like :mod:`tournaments.draw`),
+Pure functions over frozen values, no models and no Django (like :mod:`tournaments.engine.draw`),
 so the rules of a championship are proved by tests that need no database. A service loads
 a stage's tables and the director's recorded tie-breaks, turns them into
 :class:`StageTable` values, shows :func:`advance`'s answer as the preview, and on commit
@@ -26,7 +26,7 @@ The rules, as a director would say them:
   director recorded (only ever needed at the lucky losers' cut).
 * Each stage is seated by :func:`stage_sizes`: whoever fits one table (at most
   ``bounds.max_size``, two or more) plays one final table; more are drawn into balanced
-  tables by :func:`tournaments.draw.table_sizes`.
+  tables by :func:`tournaments.engine.draw.table_sizes`.
 * The final ranking: the champion first, then by the stage each player reached (later is
   better), then by the stage ranking of that stage. Players equal on all of that share
   their place ("=5"), never put in an arbitrary order.
@@ -61,7 +61,7 @@ from core.places import place_text
 from rules.errors import RulesError, RuleViolation
 from rules.i18n import Phrase, _, ngettext
 from rules.results import TableStanding
-from tournaments.draw import TableBounds, draw_tables, table_sizes
+from tournaments.engine.draw import TableBounds, draw_tables, table_sizes
 
 __all__ = [
     "DEFAULT_BOUNDS",
@@ -460,7 +460,7 @@ def stage_sizes(players: int, bounds: TableBounds = DEFAULT_BOUNDS) -> list[int]
 
     Players that fit one table (2 up to ``bounds.max_size``) play one table, the final, even
     fewer than ``bounds.min_size`` (a final of two); more are split by
-    :func:`tournaments.draw.table_sizes`. Fewer than two is no stage: :class:`RuleViolation`.
+    :func:`tournaments.engine.draw.table_sizes`. Fewer than two is no stage: :class:`RuleViolation`.
     """
     if players < 2:
         raise RuleViolation(
@@ -480,7 +480,7 @@ def stage_sizes(players: int, bounds: TableBounds = DEFAULT_BOUNDS) -> list[int]
 def draw_stage(players: Sequence[P], *, bounds: TableBounds, seed: int) -> list[list[P]]:
     """Draw a championship stage (the first, or any later one) with ``seed``.
 
-    The seating is :func:`tournaments.draw.draw_tables`'s (same seed, same draw, whatever the
+    The seating is :func:`tournaments.engine.draw.draw_tables`'s (same seed, same draw, whatever the
     input order), on the sizes of :func:`stage_sizes`.
     """
     sizes = stage_sizes(len(players), bounds)

@@ -12,7 +12,7 @@ from typing import Any
 from rules import RuleViolation, Variant
 from rules.cards import RANK_CODES
 from rules.notation import ParsedCard, parse_tokens
-from scoring.entry import EntryFamily, family_of, flatten_entry
+from scoring.families import EntryFamily, family_of, flatten_entry
 from scoring.models import Deal
 from tournaments.models import Seat
 

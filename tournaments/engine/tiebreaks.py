@@ -1,7 +1,7 @@
 """An event's standings: the order of players equal on the total, by the event's precedence.
 
 Pure functions over frozen values, no models and no Django (like
-:mod:`tournaments.league`): a selector turns each player's result into a
+:mod:`tournaments.engine.league`): a selector turns each player's result into a
 :class:`Contender` and shows :func:`rank_by_precedence`'s placings; the precedence is stored
 with the event (``Event.tie_breaks``, a list of names; empty for the game's default, its
 ``GameSpec.default_tie_breaks``).
@@ -100,7 +100,7 @@ _LABELS = {
     "ravaytys": _("More räväytys"),
     "head_to_head": _("Head-to-head: the better place at their table"),
     "director": _("The director's recorded tie-break"),
-    # Head to head's own (tournaments.pairing): settlement points between equal match wins.
+    # Head to head's own (tournaments.engine.pairing): settlement points between equal match wins.
     "points": _("More settlement points"),
     STAGE: _("The last stage reached"),
     TABLE_PLACE: _("The place at one's table"),

@@ -15,7 +15,7 @@ Three ways to seat a round:
 
 The search (both :func:`reseat` and :func:`plan_series`) is the min-conflicts local search
 known from the social golfer problem. Each round starts from
-:func:`~tournaments.draw.draw_tables` with a seed drawn from ``seed``. Each step picks a pair
+:func:`~tournaments.engine.draw.draw_tables` with a seed drawn from ``seed``. Each step picks a pair
 in conflict at random (tablemates meeting again, or a pair ``pair_cost`` would rather part),
 one of its two players and one round they share a table in, and makes the best swap of that
 player with anyone at another table of that round, even when the best swap makes things
@@ -52,7 +52,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from tournaments.draw import TableBounds, draw_tables, table_sizes
+from tournaments.engine.draw import TableBounds, draw_tables, table_sizes
 
 __all__ = [
     "SPREAD",
@@ -202,7 +202,7 @@ def reseat(
 ) -> Seating[P]:
     """Seat one round at random, meeting as few earlier tablemates as the search can.
 
-    Table sizes come from :func:`~tournaments.draw.table_sizes` (which raises
+    Table sizes come from :func:`~tournaments.engine.draw.table_sizes` (which raises
     ``RuleViolation`` when the players cannot be seated). With no history and no
     ``pair_cost`` this is ``draw_tables(players, bounds, seed=seed)`` itself. Pairs in
     ``met`` with a player not in ``players`` (a withdrawal) are ignored. ``budget``
@@ -312,7 +312,7 @@ def seat_by_standings(
 ) -> list[list[P]]:
     """Seat similar totals together: the leaders at table 1, the next ones at table 2, …
 
-    Table sizes come from :func:`~tournaments.draw.table_sizes` (larger tables first, so the
+    Table sizes come from :func:`~tournaments.engine.draw.table_sizes` (larger tables first, so the
     leaders' table is never a smaller one). Within a table the seat order is the standing
     order, the best placed dealing first, unless ``seed`` is given: then each table is
     shuffled with it, so the first deal does not always fall to the leader. Repeats are not

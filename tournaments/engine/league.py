@@ -1,7 +1,7 @@
 """A season's league table: every event's results, one ranking, by the club's scheme.
 
 Pure functions over frozen values, no models and no Django (like
-:mod:`tournaments.advancement`): a service loads a season's results as
+:mod:`tournaments.engine.advancement`): a service loads a season's results as
 :class:`EventResult` values and shows :func:`league_table`'s rows; the scheme is stored
 with the season as :meth:`LeagueScheme.to_dict`.
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from rules.errors import RuleViolation
-from tournaments.draw import TableBounds, table_sizes
+from tournaments.engine.draw import TableBounds, table_sizes
 
 P = TypeVar("P", bound=Hashable)
 
