@@ -103,6 +103,7 @@ def site(django_db_setup, django_db_blocker):
         "invitation_id": invitation.pk,
         "merge_id": merge.pk,
         "notice_id": notice.pk,
+        "game": "rutupeli",
         # A reset link of the owner's (a real one and a stale one are both fuzzed by junk).
         "uidb64": urlsafe_base64_encode(force_bytes(owner.user.pk)),
         "token": default_token_generator.make_token(owner.user),
@@ -136,7 +137,7 @@ def test_every_named_address_is_fuzzed():
     values = dict.fromkeys(["slug", "event_id", "table_id", "registration_id", "membership_id",
                             "number", "key", "task_id", "export_format", "player_id",
                             "season_id", "job_id", "uidb64", "token", "invitation_id",
-                            "merge_id", "notice_id"], 1)  # fmt: skip
+                            "merge_id", "notice_id", "game"], 1)  # fmt: skip
     missing = [name for name in ENDPOINTS if _address(name, values) is None]
     assert not missing, f"the fuzz fixture cannot fill: {missing}"
 
