@@ -256,7 +256,7 @@ def test_a_print_job_runs_on_the_worker_to_its_download(crawled, stack):
     log = stack.log("worker")
     assert re.search(r"Task printing\.print_share_task\[[^]]+\] succeeded", log)
     merged = re.search(r"Task printing\.print_merge_task\[([^]]+)\] succeeded", log)
-    assert merged and re.search(rf"Task scoring\.print_job_task\[{merged[1]}\] received", log)
+    assert merged and re.search(rf"Task printing\.print_job_task\[{merged[1]}\] received", log)
     print(f"\nprint job: {len(reader.pages)} pages, made on the worker")
 
 
