@@ -15,6 +15,7 @@ from django.db import transaction
 from demo.history import demo_history
 from demo.invitations import demo_invitations
 from demo.merges import demo_merges
+from demo.play import hand, play
 from demo.privacy import demo_privacy
 from demo.ratings import demo_ratings
 from demo.registration import demo_registration
@@ -132,10 +133,6 @@ DEMO_PLAYERS = [
 ]  # fmt: skip
 
 
-def _hand(cards: str | None = None, points: int | None = None, buys: int = 0) -> dict[str, object]:
-    return {"cards": cards, "points": points, "buys": buys}
-
-
 # Each demo night: (name, variant, how many players, deals for table 1, deals for table 2).
 # The deals are real entries, scored by the engine as any table's would be.
 DEMO_NIGHTS: list[tuple[str, str, int, list[dict[str, object]], list[dict[str, object]]]] = [
@@ -146,15 +143,15 @@ DEMO_NIGHTS: list[tuple[str, str, int, list[dict[str, object]], list[dict[str, o
         [
             {
                 "out": 0,
-                "players": [_hand(), _hand("AS KD 7H"), _hand("QQ 5"), _hand(points=35, buys=1)],
+                "players": [hand(), hand("AS KD 7H"), hand("QQ 5"), hand(points=35, buys=1)],
             },
             {
                 "out": 2,
-                "players": [_hand("10H JH"), _hand("2C 3C"), _hand(), _hand("AD AH", buys=2)],
+                "players": [hand("10H JH"), hand("2C 3C"), hand(), hand("AD AH", buys=2)],
             },
-            {"out": None, "players": [_hand("K"), _hand("9 9"), _hand("A"), _hand("4 4 4")]},
+            {"out": None, "players": [hand("K"), hand("9 9"), hand("A"), hand("4 4 4")]},
         ],
-        [{"out": 1, "players": [_hand("7S 8S"), _hand(), _hand("KH"), _hand("AC 5D")]}],
+        [{"out": 1, "players": [hand("7S 8S"), hand(), hand("KH"), hand("AC 5D")]}],
     ),
     (
         "Räväytys evening",
@@ -164,11 +161,11 @@ DEMO_NIGHTS: list[tuple[str, str, int, list[dict[str, object]], list[dict[str, o
             {
                 "out": 3,
                 "ravaytys": True,
-                "players": [_hand("JK 5H"), _hand("2S 9D"), _hand("KC KD"), _hand(), _hand("3H")],
+                "players": [hand("JK 5H"), hand("2S 9D"), hand("KC KD"), hand(), hand("3H")],
             },
             {
                 "out": 0,
-                "players": [_hand(), _hand("AS"), _hand("7C 7D 8D"), _hand("QH"), _hand("2C JK")],
+                "players": [hand(), hand("AS"), hand("7C 7D 8D"), hand("QH"), hand("2C JK")],
             },
         ],
         [],
@@ -309,7 +306,7 @@ def demo_finished_night(club: Club) -> None:
             number=number,
             entry={
                 "out": out,
-                "players": [_hand(None if seat == out else hands[seat]) for seat in range(4)],
+                "players": [hand(None if seat == out else hands[seat]) for seat in range(4)],
             },
             # The phone took its seat with the seat's PIN, as the event asks.
             by=Actor(device="demo-phone-a", seat=out, pin_given=True),
@@ -378,7 +375,7 @@ def demo_late_night(club: Club) -> None:
     deal_record(
         table=first,
         number=1,
-        entry={"out": 0, "players": [_hand(), _hand("AS KD"), _hand("QQ 5"), _hand("7H")]},
+        entry={"out": 0, "players": [hand(), hand("AS KD"), hand("QQ 5"), hand("7H")]},
         by=Actor(device="demo-phone-late", seat=0),
         expected_version=0,
         request_id=f"demo-late-{event.pk}",
@@ -450,35 +447,12 @@ def _format_event(
     return event
 
 
-def _play(table: Table, entries: list[dict[str, object]], *, confirmed: int | None = None) -> None:
-    """Enter `entries` as the table's deals from one seat's phone, and confirm the first
-    `confirmed` of them (all by default) from another's: what a table playing would store."""
-    seats = table.seats.count()
-    for number, entry in enumerate(entries, start=1):
-        deal = deal_record(
-            table=table,
-            number=number,
-            entry=entry,
-            by=Actor(device="demo-format-a", seat=0),
-            expected_version=0,
-            request_id=f"demo-format-{table.pk}-{number}",
-        )
-        if confirmed is None or number <= confirmed:
-            deal_confirm(
-                deal=deal,
-                by=Actor(device="demo-format-b", seat=1 % seats),
-                expected_version=deal.version,
-                request_id=f"demo-format-confirm-{table.pk}-{number}",
-            )
-
-
 def _rutupeli_deal(rng: random.Random, seats: int) -> dict[str, object]:
     out = rng.randrange(seats)
     return {
         "out": out,
         "players": [
-            _hand() if seat == out else _hand(points=5 * rng.randint(1, 12))
-            for seat in range(seats)
+            hand() if seat == out else hand(points=5 * rng.randint(1, 12)) for seat in range(seats)
         ],
     }
 
@@ -494,7 +468,7 @@ def _scripted_game(seats: int, script: Callable[[int, list[int]], int]) -> list[
             {
                 "out": out,
                 "players": [
-                    _hand() if seat == out else _hand(points=points[seat]) for seat in range(seats)
+                    hand() if seat == out else hand(points=points[seat]) for seat in range(seats)
                 ],
             }
         )
@@ -542,9 +516,9 @@ def _play_off(table: Table, director: User) -> None:
     second of them goes out, and the confirmed deal records the tie-break."""
     playoff = playoff_open(table=table, by=director)
     seats = playoff.seats.count()
-    hands = [_hand(points=25) for _ in range(seats)]
-    hands[1] = _hand()
-    _play(playoff, [{"out": 1, "players": hands}])
+    hands = [hand(points=25) for _ in range(seats)]
+    hands[1] = hand()
+    play(playoff, [{"out": 1, "players": hands}])
 
 
 def _settle_ties(stage: Stage, director: User, rng: random.Random) -> int:
@@ -595,7 +569,7 @@ def _play_championship(
                 entries = first_game(seats)
             else:
                 entries = [_rutupeli_deal(rng, seats) for _ in range(RUTUPELI_DEALS)]
-            _play(table, entries)
+            play(table, entries)
         if tie and stage.number == 1:
             _play_off(stage.tables.get(number=1), director)
         _settle_ties(stage, director, rng)
@@ -651,7 +625,7 @@ def demo_championship_live(club: Club) -> None:
     for table in stage.tables.order_by("number"):
         seats = table.seats.count()
         deals = 4 if table.number == 1 else 2
-        _play(table, [_rutupeli_deal(rng, seats) for _ in range(deals)], confirmed=deals - 1)
+        play(table, [_rutupeli_deal(rng, seats) for _ in range(deals)], confirmed=deals - 1)
 
 
 # Räväytys hands with no card more often than the two decks hold, whoever gets which.
@@ -666,7 +640,7 @@ def _ravaytys_game(rng: random.Random, seats: int, deals: int) -> list[dict[str,
         game.append(
             {
                 "out": out,
-                "players": [_hand(None if seat == out else hands[seat]) for seat in range(seats)],
+                "players": [hand(None if seat == out else hands[seat]) for seat in range(seats)],
             }
         )
     return game
@@ -699,9 +673,9 @@ def demo_series(club: Club) -> None:
         for table in stage.tables.order_by("number"):
             seats = table.seats.count()
             if number < 5:
-                _play(table, _ravaytys_game(rng, seats, deals))
+                play(table, _ravaytys_game(rng, seats, deals))
             elif table.number == 1:
-                _play(table, _ravaytys_game(rng, seats, 2), confirmed=1)
+                play(table, _ravaytys_game(rng, seats, 2), confirmed=1)
 
 
 def _gin_match(rng: random.Random, winner: int) -> list[dict[str, object]]:
@@ -741,9 +715,9 @@ def demo_swiss(club: Club) -> None:
         for table in stage.tables.order_by("number"):
             match = _gin_match(rng, rng.randrange(2))
             if number < 3 or table.number == 1:
-                _play(table, match)
+                play(table, match)
             elif table.number == 2:
-                _play(table, match[:2], confirmed=1)
+                play(table, match[:2], confirmed=1)
 
 
 SEASON = "Syyskausi 2026"
@@ -783,7 +757,7 @@ def demo_season(club: Club) -> None:
         stage_confirm(stage=stage)
         for table in stage.tables.order_by("number"):
             seats = table.seats.count()
-            _play(table, [_rutupeli_deal(rng, seats) for _deal in range(7)])
+            play(table, [_rutupeli_deal(rng, seats) for _deal in range(7)])
         event_finish(event=event, confirmed=True)
     director = get_user_model().objects.get(username="director")
     scheme = LeagueScheme(points=(10, 8, 6, 5, 4, 3, 2, 1), min_events=1)

@@ -8,10 +8,9 @@ from __future__ import annotations
 import datetime
 import random
 
+from demo.play import hand, play
 from formats.finish import event_finish
 from ratings.services import ratings_rate_club
-from scoring.confirmation import Actor
-from scoring.services import deal_confirm, deal_record
 from tournaments.models import Club, Event, Player
 from tournaments.services import event_create, registration_add, stage_confirm, stage_draw
 
@@ -49,31 +48,13 @@ def _summer_night(
     for table in stage.tables.order_by("number"):
         seats = table.seats.count()
         # Each table's strongest hand goes out more often: the ratings then spread.
-        for number in range(1, DEALS + 1):
+        entries = []
+        for _number in range(DEALS):
             out = min(rng.randrange(seats), rng.randrange(seats))
-            entry = {
-                "out": out,
-                "players": [
-                    {
-                        "cards": None,
-                        "points": None if seat == out else 5 * rng.randint(1, 12),
-                        "buys": 0,
-                    }
-                    for seat in range(seats)
-                ],
-            }
-            deal = deal_record(
-                table=table,
-                number=number,
-                entry=entry,
-                by=Actor(device="demo-summer-a", seat=0),
-                expected_version=0,
-                request_id=f"demo-summer-{table.pk}-{number}",
-            )
-            deal_confirm(
-                deal=deal,
-                by=Actor(device="demo-summer-b", seat=1),
-                expected_version=deal.version,
-                request_id=f"demo-summer-confirm-{table.pk}-{number}",
-            )
+            points = [
+                hand() if seat == out else hand(points=5 * rng.randint(1, 12))
+                for seat in range(seats)
+            ]
+            entries.append({"out": out, "players": points})
+        play(table, entries, device="demo-summer")
     event_finish(event=event, confirmed=True)
