@@ -12,6 +12,7 @@ from django.utils import translation
 from clubsite.celery import app
 from tests.support.broker import CLOSED, queue_pointed_at
 from tests.support.factories import ClubFactory, MembershipFactory, UserFactory
+from tests.support.smtp import Sink, smtp_sink_running
 from tests.support.worker import start_worker, stop_worker
 from tournaments.models import Role
 
@@ -121,3 +122,10 @@ def queue_at(request: pytest.FixtureRequest) -> Iterator[None]:
     """Point the broker and the result store at the URL given by `indirect` parametrizing."""
     with queue_pointed_at(getattr(request, "param", CLOSED)):
         yield
+
+
+@pytest.fixture
+def smtp_sink(settings) -> Iterator[Sink]:
+    """A real SMTP server (tests/support/smtp.py) the site's mail goes to during the test."""
+    with smtp_sink_running(settings) as sink:
+        yield sink

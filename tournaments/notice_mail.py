@@ -32,7 +32,12 @@ from tournaments.models import (
     NoticeStatus,
     RegistrationStatus,
 )
-from tournaments.registration_links import CANCEL, registration_link, registration_qr_url
+from tournaments.registration_links import (
+    CANCEL,
+    registration_link,
+    registration_qr_png,
+    registration_qr_url,
+)
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +109,9 @@ def notice_message(notice: Notice) -> EmailMessage:
     if table_link:
         name = f"table-{notice.context.get('table', '')}.png"
         message.attach(name, table_qr_png(table_link), "image/png")
+    if context.get("door_link") and notice.registration is not None:
+        # The personal code itself, so the door can scan the mail as it is, offline too.
+        message.attach("door-code.png", registration_qr_png(notice.registration), "image/png")
     return message
 
 

@@ -185,3 +185,15 @@ def test_a_help_page_asks_the_database_almost_nothing(client, db, django_assert_
     # The session and the signed-in user (2 queries): the help itself reads no table.
     with django_assert_max_num_queries(2):
         assert _get(client, _url("club-night"), "fi").status_code == 200
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_club_night_guide_starts_at_registration(language):
+    """The guide to a club night (the README's "Running a club night" once) follows the night
+    as it happens: players register, are checked in at the door, then the draw."""
+    html = rendered_help("club-night", language).html
+    order = [html.index(f'id="{section}"') for section in ("registration", "check-in", "draw")]
+    assert order == sorted(order)
+    first = re.sub(r"<[^>]+>", "", html.split("<h2", 1)[0])
+    registers = {"en": "players register", "fi": "ilmoittautuvat", "hu": "jelentkeznek"}
+    assert registers[language] in first

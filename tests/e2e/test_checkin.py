@@ -188,3 +188,28 @@ def test_walk_ins_at_the_door_and_a_forged_code(live_server, phone):
     assert answer is not None and answer.status == 404
     expect(phone.get_by_role("heading", name="Not a check-in code")).to_be_visible()
     shoot(phone, "checkin-forged-code")
+
+
+def test_the_door_in_finnish_and_hungarian_names_each_button_as_it_reads(live_server, browser):
+    """Each row's button is named for a screen reader with the person's name, and that name
+    holds the words the button shows (WCAG 2.5.3, axe's label-content-name-mismatch): a
+    voice user says what they see. The translations once named them apart."""
+    event, (aino, _bence) = director_event(
+        names=["Aino Aalto", "Bence Bíró"],
+        name="Door night",
+        date=datetime.date(2026, 12, 4),
+        variant_id="rutupeli",
+    )
+    Registration.objects.filter(event=event, player=aino).update(
+        status=RegistrationStatus.REGISTERED
+    )
+    for language, locale in (("fi", "fi-FI"), ("hu", "hu-HU")):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        sign_in(page, live_server.url, "dora", "dora")
+        page.goto(f"{live_server.url}/clubs/{event.club.slug}/events/{event.pk}/check-in/")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("#checkin-count")).not_to_contain_text("here")
+        shoot(page, f"checkin-page-{language}")
+        context.close()

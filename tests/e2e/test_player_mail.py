@@ -1,14 +1,18 @@
 """The players' mail and the calendar in a real browser, at a phone's width and a laptop's:
 the unsubscribe page (asking, done, a broken link), the manage page's mail box with a
-failed mail sent again, the club settings' table-mail choice, the calendar links."""
+failed mail sent again, the club settings' table-mail choice, the calendar links, and the
+link of a table mail opening that table's page."""
 
 from __future__ import annotations
 
 import datetime
+from urllib.parse import urlsplit
 
 from django.core import mail
+from playwright.sync_api import expect
 
-from tests.support.browser import director_event, shoot_widths, sign_in
+from tests.support.browser import director_event, shoot, shoot_widths, sign_in
+from tests.support.events import drawn_event
 from tournaments.models import MailOptOut, Notice, NoticeStatus, Registration
 from tournaments.notice_mail import unsubscribe_token
 
@@ -87,3 +91,19 @@ def test_club_settings_mail_choice_and_the_calendar_links(live_server, phone):
     add = phone.get_by_role("link", name="Add to calendar")
     assert add.get_attribute("href") == f"/clubs/{club.slug}/events/{event.pk}/calendar.ics"
     shoot_widths(phone, "mail-add-to-calendar")
+
+
+def test_the_link_in_a_table_mail_opens_that_table(live_server, phone):
+    event, stage = drawn_event(players=8)
+    table = stage.tables.get(number=2)
+    seated = [seat.player for seat in table.seats.select_related("player")]
+    registration = Registration.objects.get(event=event, player=seated[0])
+    (message,) = [m for m in mail.outbox if m.to == [registration.email]]
+    assert message.subject == "You are at table 2: Friday night"
+    link = next(word for word in message.body.split() if "/t/" in word)
+    phone.goto(live_server.url + urlsplit(link).path)
+    assert urlsplit(phone.url).path == table.get_entry_url()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Friday night · Table 2")
+    for player in seated:
+        expect(phone.get_by_role("button", name=player.name)).to_be_visible()
+    shoot(phone, "mail-table-link-opens-table")

@@ -1,17 +1,20 @@
 """A registration's own mail carries its links as the registration stands: the personal
-code for the door while it holds a place (the link opens the code page), the cancel link
+code for the door while it holds a place (attached, and a link to the code page), the cancel link
 while it may be cancelled; and "received" says what was received."""
 
 from __future__ import annotations
 
 import datetime
+import io
 import re
 from urllib.parse import urlsplit
 
 import pytest
+import zxingcpp
 from django.contrib.auth.models import AnonymousUser
 from django.core import mail
 from django.test import Client
+from PIL import Image
 
 from tests.support.factories import ClubFactory
 from tournaments.models import Player, RegistrationOpenTo
@@ -61,6 +64,11 @@ def test_a_place_mail_has_the_door_code_that_opens_and_a_cancel_link():
     page = Client().get(urlsplit(door).path)
     assert page.status_code == 200
     assert "Anna" in page.content.decode()
+    # The code itself is attached: the door scans the mail as it is, and it opens the same page.
+    (code,) = [(name, data) for name, data, kind in message.attachments if kind == "image/png"]
+    assert code[0] == "door-code.png"
+    (read,) = zxingcpp.read_barcodes(Image.open(io.BytesIO(code[1])))
+    assert read.text == door
     assert Client().get(urlsplit(cancel).path).status_code == 200  # asks first
 
 
@@ -72,6 +80,7 @@ def test_a_waitlist_mail_has_a_cancel_link_and_no_door_code():
     (message,) = mail.outbox
     assert "waitlist" in message.body
     assert not [link for link in _links(message.body) if "/door/" in link]
+    assert not message.attachments
     assert [link for link in _links(message.body) if "/registration/cancel/" in link]
 
 

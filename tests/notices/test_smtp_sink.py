@@ -4,57 +4,17 @@ counted, then FAILED and shown to the director."""
 
 from __future__ import annotations
 
-import email
-import socket
-from collections.abc import Iterator
-from email.message import Message
 from urllib.parse import urlsplit
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from tests.support.events import drawn_event
 from tests.support.factories import MembershipFactory, UserFactory
+from tests.support.smtp import text_of
 from tournaments.models import Notice, NoticeStatus, Registration, Role
 from tournaments.notices import MAX_RETRIES, notice_queue
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-class Sink:
-    """Keeps every mail the server is handed."""
-
-    def __init__(self) -> None:
-        self.mails: list[Message] = []
-
-    async def handle_DATA(self, server, session, envelope) -> str:  # aiosmtpd calls it so
-        self.mails.append(email.message_from_bytes(envelope.original_content))
-        return "250 OK"
-
-
-@pytest.fixture
-def smtp_sink(settings) -> Iterator[Sink]:
-    sink = Sink()
-    # A free port (aiosmtpd's controller checks its server by connecting, so not port 0).
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    controller = Controller(sink, hostname="127.0.0.1", port=port)
-    controller.start()
-    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    settings.EMAIL_HOST = "127.0.0.1"
-    settings.EMAIL_PORT = port
-    settings.EMAIL_USE_TLS = settings.EMAIL_USE_SSL = False
-    settings.EMAIL_HOST_USER = settings.EMAIL_HOST_PASSWORD = ""
-    try:
-        yield sink
-    finally:
-        controller.stop()
-
-
-def _text(message: Message) -> str:
-    part = next(p for p in message.walk() if p.get_content_type() == "text/plain")
-    return part.get_payload(decode=True).decode(part.get_content_charset() or "utf-8")
 
 
 def test_a_registration_mail_arrives_over_smtp(smtp_sink):
@@ -68,7 +28,7 @@ def test_a_registration_mail_arrives_over_smtp(smtp_sink):
     assert "Registration received" in mail["Subject"]
     assert "/unsubscribe/" in mail["List-Unsubscribe"]
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
-    assert event.name in _text(mail)
+    assert event.name in text_of(mail)
     notice.refresh_from_db()
     assert (notice.status, notice.attempts) == (NoticeStatus.SENT, 1)
 
@@ -77,7 +37,7 @@ def test_a_table_mail_over_smtp_opens_its_table(smtp_sink, client):
     event, stage = drawn_event(players=8)
     assert len(smtp_sink.mails) == 8
     mail = next(m for m in smtp_sink.mails if "table 2" in m["Subject"])
-    link = next(word for word in _text(mail).split() if "/t/" in word)
+    link = next(word for word in text_of(mail).split() if "/t/" in word)
     table = stage.tables.get(number=2)
     assert urlsplit(link).path == table.get_entry_url()
     assert any(p.get_content_type() == "image/png" for p in mail.walk())
