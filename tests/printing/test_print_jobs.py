@@ -12,6 +12,7 @@ import io
 import time
 import uuid
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from celery.exceptions import ChordError, TaskRevokedError, WorkerLostError
@@ -21,8 +22,9 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
+from clubsite.celery import app
 from core.models import TaskRun
-from core.tasks import QUEUE_UNAVAILABLE, START_WITHIN
+from core.tasks import QUEUE_UNAVAILABLE, START_WITHIN, QueueUnavailable
 from printing import jobs as print_jobs
 from printing.jobs import print_job_request, print_job_run, print_job_state
 from printing.models import PrintJob, PrintShare
@@ -723,3 +725,38 @@ def test_a_job_cut_off_says_it_waits_for_a_worker_or_the_queue_never_failed(
     PrintJob.objects.filter(pk=job.pk).update(moved_at=timezone.now())
     page = client.get(_job_url(job)).content.decode()
     assert "Waiting for a worker" in page and "failed" not in page
+
+
+def test_a_job_s_state_is_its_run_whatever_the_result_store_says(night):
+    """One state: the job's run. The result store unreachable, or saying the job failed,
+    changes nothing of what its page reads."""
+    event, _tables = night
+    job = PrintJob.objects.create(
+        event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
+    )
+    with_run(job, state=TaskRun.State.RUNNING, started_at=timezone.now(), done=2, total=4)
+    for store in (
+        {"side_effect": ConnectionError("down")},
+        {"return_value": {"status": "FAILURE", "result": PrintError("a sheet failed")}},
+    ):
+        with mock.patch.object(app.backend, "get_task_meta", **store):
+            state = print_job_state(PrintJob.objects.select_related("run").get(pk=job.pk))
+        assert (state.kind, state.done, state.total, state.retryable) == ("working", 2, 4, False)
+
+
+def test_a_retry_the_queue_refuses_leaves_the_job_stopped_saying_so(
+    transactional_db, queue_at, media
+):
+    event, _tables = seated_event(variant_id="rutupeli", players=8)
+    job = PrintJob.objects.create(
+        event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
+    )
+    failed = with_run(job, state=TaskRun.State.FAILED, error="print_failed")
+    with pytest.raises(QueueUnavailable):
+        print_jobs.print_job_retry(job=job)
+    # Its state is the new run, never queued: stopped, saying why, and retried again.
+    run = run_of(job)
+    assert run.pk != failed.pk and run.state == TaskRun.State.NOT_QUEUED
+    state = print_job_state(PrintJob.objects.select_related("run").get(pk=job.pk))
+    assert (state.kind, state.retryable) == ("failed", True)
+    assert "The job queue could not be reached" in state.reason
