@@ -9,10 +9,12 @@ class TaskRun(models.Model):
     """One queued job, kept by the site itself: when it was queued, started, last heard of,
     and how it ended.
 
-    Celery's result store says what a worker last reported, but not when a job was queued,
-    and it forgets, or cannot be reached, when Redis is down. This record lets the progress
-    page tell a job that is still working from one that was lost, and a task id nobody
-    queued (404) from one that has not started yet.
+    It is the job's one state: kept by the task's own hooks (core.tasks.TrackedTask: started,
+    progress, retried, succeeded, failed) and never reconciled with Celery's result store,
+    which forgets, and cannot be reached when Redis is down. An end no worker could record
+    is told by `lost_after`. It lets the progress page tell a job that is still working
+    from one that was lost, and a task id nobody queued (404) from one that has not started
+    yet; a job's own row points at its run (a print job's `run`).
     """
 
     class State(models.TextChoices):

@@ -2,7 +2,8 @@
 
 `enqueue_on_commit` queues a task once the current transaction commits and keeps a
 `TaskRun` for it; a task built on `TrackedTask` keeps that record up to date from the worker;
-`task_run_status` reads it (and Celery's result store) for the progress page.
+`task_run_status` reads it for the progress page: that record is a job's one state (Celery's
+result store is never asked).
 
 When Redis is down the queueing fails within a second or two (the settings' timeouts): a
 caller outside a transaction gets `QueueUnavailable` and tells the person at once; inside
@@ -54,9 +55,14 @@ QUEUE_UNAVAILABLE = gettext_lazy(
 
 
 class QueueUnavailable(Exception):
-    """The broker or the result store could not be reached: the job was not queued."""
+    """The broker or the result store could not be reached: the job was not queued (its
+    run, `task_id`, says so)."""
 
     message = QUEUE_UNAVAILABLE
+
+    def __init__(self, *args: object, task_id: str = "") -> None:
+        super().__init__(*args)
+        self.task_id = task_id
 
 
 class WorkerKeptDying(Exception):
@@ -102,7 +108,7 @@ def enqueue_on_commit(task: Task, *args: Any) -> str:
             _update(task_id, state=TaskRun.State.NOT_QUEUED, finished_at=timezone.now(),
                     detail=_describe(error))  # fmt: skip
             if not deferred:
-                raise QueueUnavailable(str(error)) from error
+                raise QueueUnavailable(str(error), task_id=task_id) from error
 
     transaction.on_commit(send)
     return task_id
@@ -115,12 +121,13 @@ def task_run_advance(task_id: str, steps: int, *, silence: datetime.timedelta) -
     _update(task_id, done=F("done") + steps, heard_at=now, lost_after=now + silence)
 
 
-def task_run_failed(task_id: str, error: BaseException) -> None:
+def task_run_failed(task_id: str, error: BaseException, *, code: str = "") -> None:
     """A job ended with `error` outside its own task (one of the tasks it was shared out
-    to failed): recorded as its own failure would be."""
+    to failed): recorded as its own failure would be. `code`: the job's own word for what
+    went wrong (its page words it), instead of the general one."""
     now = timezone.now()
     _update(task_id, state=TaskRun.State.FAILED, finished_at=now, heard_at=now,
-            error=_error_code(error), detail=_describe(error))  # fmt: skip
+            error=code or _error_code(error), detail=_describe(error))  # fmt: skip
 
 
 def _update(task_id: str, **fields: Any) -> None:
@@ -165,7 +172,6 @@ class TrackedTask(Task):
         return datetime.timedelta(seconds=limit) + GRACE
 
     def progress(self, done: int, total: int) -> None:
-        self.update_state(state="PROGRESS", meta={"done": done, "total": total})
         now = timezone.now()
         _update(self.request.id, done=done, total=total, heard_at=now,
                 lost_after=now + self._silence_limit())  # fmt: skip
@@ -237,6 +243,8 @@ class TrackedTask(Task):
 
 # -- reading a job's state -------------------------------------------------------------------
 
+# UNKNOWN is never read from the record (always readable): it is for a page that finds the job
+# queue unreachable as it acts on the job (the print job's, giving a stalled job out again).
 DONE, WORKING, FAILED, LOST, NOT_QUEUED, UNKNOWN = (
     "done", "working", "failed", "lost", "not_queued", "unknown",
 )  # fmt: skip
@@ -297,13 +305,17 @@ def _when(moment: datetime.datetime | None) -> str:
 def task_run_status(*, task_id: str) -> TaskStatus | None:
     """The state of a job queued through `enqueue_on_commit`; None for any other id.
 
-    Our record decides once it says the job ended. Until then Celery's result store may know
-    better (an end the worker could not record); when the store cannot be reached the state
-    is UNKNOWN, never an error.
+    Our record is the job's one state: the task's own hooks keep it (started, progress,
+    retried, succeeded, failed), and an end no worker could record (it died, its queue lost
+    the message) is told by its time running out (`lost_after`: LOST). Celery's result store
+    is never read, so a Redis that is down changes nothing here: never a server error.
     """
     run = TaskRun.objects.filter(task_id=task_id).first()
-    if run is None:
-        return None
+    return None if run is None else task_run_state(run=run)
+
+
+def task_run_state(*, run: TaskRun) -> TaskStatus:
+    """The state of a job from its run, read already (a job's row that links its run)."""
     if run.state == TaskRun.State.SUCCEEDED:
         return TaskStatus(run, DONE, done=run.done, total=run.total)
     if run.state == TaskRun.State.FAILED:
@@ -313,18 +325,6 @@ def task_run_status(*, task_id: str) -> TaskStatus | None:
             "The job queue could not be reached, so the job was never started. Nothing was changed."
         )
         return TaskStatus(run, NOT_QUEUED, reason=reason)
-    try:
-        meta = current_app.backend.get_task_meta(task_id)
-    except Exception:
-        # Never a server error for a page that only reads: the store is down or confused.
-        log.warning("could not read the state of task %s", task_id, exc_info=True)
-        return TaskStatus(run, UNKNOWN, done=run.done, total=run.total)
-    state, info = meta.get("status"), meta.get("result")
-    if state == "SUCCESS":
-        return TaskStatus(run, DONE, done=run.total, total=run.total)
-    if state in {"FAILURE", "REVOKED"}:
-        code = "revoked" if state == "REVOKED" else _error_code(info)
-        return TaskStatus(run, FAILED, reason=_failure_reason(code))
     if timezone.now() > run.lost_after:
         if run.started_at is None:
             reason = gettext(
@@ -337,10 +337,7 @@ def task_run_status(*, task_id: str) -> TaskStatus | None:
                 "the worker doing it has probably stopped."
             ) % {"time": _when(run.started_at), "heard": _when(run.heard_at)}
         return TaskStatus(run, LOST, reason=reason)
-    done, total = run.done, run.total
-    if not total and isinstance(info, dict):
-        done, total = int(info.get("done") or 0), int(info.get("total") or 0)
-    return TaskStatus(run, WORKING, done=done, total=total)
+    return TaskStatus(run, WORKING, done=run.done, total=run.total)
 
 
 def task_may_retry(*, status: TaskStatus, user: Any) -> bool:

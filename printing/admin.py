@@ -42,14 +42,14 @@ class PrintShareAdmin(admin.ModelAdmin):
 
 @admin.register(PrintJob)
 class PrintJobAdmin(admin.ModelAdmin):
-    """Print jobs as the workers left them; their progress and the technical detail of a
-    failure are on the job's task record (Core › Jobs, by the task id). Deleting a job
-    deletes its file too."""
+    """Print jobs as the workers left them; their state (how far, how it ended, the
+    technical detail of a failure) is their task's run (Core › Jobs, the job's `run`).
+    Deleting a job deletes its file too."""
 
-    list_display = ["event", "kind", "status", "pages", "attempts", "created_at"]
-    list_filter = ["status", "kind"]
-    search_fields = ["event__name", "task_id"]
-    list_select_related = ["event"]
+    list_display = ["event", "kind", "state", "pages", "attempts", "created_at"]
+    list_filter = ["run__state", "kind"]
+    search_fields = ["event__name", "run__task_id"]
+    list_select_related = ["event", "run"]
     readonly_fields = [f.name for f in PrintJob._meta.fields]
     inlines = [PrintShareInline]
 
@@ -58,6 +58,10 @@ class PrintJobAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    @admin.display(description=_("state"), ordering="run__state")
+    def state(self, obj: PrintJob) -> str:
+        return obj.run.get_state_display() if obj.run is not None else "–"
 
     def delete_model(self, request, obj: PrintJob) -> None:
         obj.file.delete(save=False)

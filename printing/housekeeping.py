@@ -8,17 +8,21 @@ import datetime
 
 from celery import shared_task
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
-from printing.models import PrintJob, PrintJobStatus
+from core.models import TaskRun
+from printing.models import PrintJob
 
 
 def print_files_prune(*, now: datetime.datetime | None = None) -> int:
     """Delete the finished or failed print jobs older than the kept days, with their files;
     a job still waiting or printing is left to finish. Returns how many went."""
     cutoff = (now or timezone.now()) - datetime.timedelta(days=settings.PRINT_FILES_KEEP_DAYS)
+    ended = [TaskRun.State.SUCCEEDED, TaskRun.State.FAILED, TaskRun.State.NOT_QUEUED]
+    # A job whose run was pruned before it (kept longer than the runs) has ended too.
     old = PrintJob.objects.filter(
-        created_at__lt=cutoff, status__in=[PrintJobStatus.DONE, PrintJobStatus.FAILED]
+        Q(run__state__in=ended) | Q(run__isnull=True), created_at__lt=cutoff
     )
     count = 0
     for job in old.iterator():

@@ -30,7 +30,8 @@ from tournaments.permissions import event_for, manage_page
 
 def _director_job(request: HttpRequest, slug: str, event_id: int, job_id: int) -> PrintJob:
     event = event_for(slug=slug, event_id=event_id, user=request.user)
-    return get_object_or_404(PrintJob.objects.select_related("event__club"), pk=job_id, event=event)
+    jobs = PrintJob.objects.select_related("event__club", "run")
+    return get_object_or_404(jobs, pk=job_id, event=event)
 
 
 def _job_page(job: PrintJob) -> HttpResponse:
@@ -68,12 +69,12 @@ def print_job_page(request: HttpRequest, slug: str, event_id: int, job_id: int) 
     """The job's progress (tables done of all); polls itself until the job ends."""
     job = _director_job(request, slug, event_id, job_id)
     # A job its worker or queue lost is given out again as its page watches it.
-    print_job_watch(job=job)
+    sent = print_job_watch(job=job)
     context = {
         "job": job,
         "event": job.event,
         "club": job.event.club,
-        "state": print_job_state(job),
+        "state": print_job_state(job, queue_unreachable=sent is None),
     }
     poll = reverse("print_job", args=[slug, event_id, job.pk])
     return waiting_page(

@@ -22,8 +22,12 @@ on commit as a Celery task that takes its id (:mod:`printing.tasks`). Without a 
 - **Nothing half-written.** The shares are merged with pypdf into a temporary file next to
   the media files, and only then moved into place (a rename) and recorded, in one
   transaction: the job never names a file that is not whole.
-- **Progress is the job's task record** (`core.TaskRun`: steps done of the total, counted
-  in tables), as for every job: each stored share moves it on.
+- **One state: the job's task run** (`core.TaskRun`, the job's `run`), as for every job:
+  queued, running, steps done of the total (counted in tables: each stored share moves it
+  on), succeeded or failed and why (a print job's own failures by its codes, worded by
+  `_reason`). Done is the run succeeded with the file recorded (`PrintJob.is_done`). The
+  job keeps only its recovery facts: its attempts, and when it last moved.
+  :func:`print_job_state` reads the run and nothing else.
 """
 
 from __future__ import annotations
@@ -42,25 +46,26 @@ from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.files import File
 from django.db import DatabaseError, transaction
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext, override
 from pypdf import PdfWriter
 
+from core.models import TaskRun
 from core.tasks import (
     FAILED,
     LOST,
     NOT_QUEUED,
-    UNKNOWN,
     QueueUnavailable,
     TaskStatus,
     enqueue_on_commit,
-    task_run_status,
+    task_run_failed,
+    task_run_state,
 )
 from printing import tasks as print_tasks
 from printing.boards import standings_file
-from printing.models import PrintJob, PrintJobStatus, PrintShare
+from printing.models import DONE_JOBS, PrintJob, PrintShare
 from printing.pdf import PrintError, paper
 from printing.sheets import table_sheets_pdf
 from rules import RuleViolation
@@ -83,7 +88,14 @@ STANDINGS = "standings"
 # its document), a table about 0.3 s: 10 keeps the overhead to a twentieth, and 60 tables
 # in 6 shares keep two processes busy to the end.
 SHARE_SIZE = 10
-Status = PrintJobStatus
+Run = TaskRun.State
+# A job whose run failed, or was never queued: it waits for the director's retry.
+FAILED_JOBS = Q(run__state__in=[Run.FAILED, Run.NOT_QUEUED])
+# A job made from the results it names, or on its way to it: reused for the same request
+# (a job still being queued has no run for a moment).
+CURRENT_JOBS = (
+    Q(run__isnull=True) | Q(run__state__in=[Run.QUEUED, Run.RUNNING, Run.RETRYING]) | DONE_JOBS
+)
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -127,11 +139,13 @@ def print_job_stalled(job: PrintJob, *, now: datetime.datetime | None = None) ->
     """Whether the job is running but has not moved for STALL (written once: the job's
     page and the print button ask it before giving the job out again)."""
     moved = job.moved_at or job.created_at
+    run = job.run
     # Only a started attempt: a job still queued waits behind others, and starting it
     # twice would start it over.
     return (
-        job.status == Status.RUNNING
-        and bool(job.task_id)
+        run is not None
+        and run.state in (Run.RUNNING, Run.RETRYING)
+        and run.started_at is not None
         and (moved is not None and (now or timezone.now()) - moved >= STALL)
     )
 
@@ -206,33 +220,37 @@ def _reason(code: str, run: TaskStatus | None) -> str:
     )
 
 
-def print_job_state(job: PrintJob) -> PrintJobState:
-    """The job as the director should see it. A job still marked queued or running whose
-    task has ended badly, got lost or was never queued counts as failed (and may be retried)."""
-    if job.status == Status.DONE and job.file:
+def print_job_state(job: PrintJob, *, queue_unreachable: bool = False) -> PrintJobState:
+    """The job as the director should see it: its run's state, read from the run alone.
+    A run that ended badly, got lost before it started or was never queued counts as failed
+    (and may be retried); one lost after it started is waiting (its page gives it out
+    again). `queue_unreachable`: its page could not give it out again (the job queue cannot
+    be reached), which the page says."""
+    if job.is_done:
         return PrintJobState(job, DONE)
-    run = task_run_status(task_id=job.task_id) if job.task_id else None
-    if job.status == Status.FAILED:
-        return PrintJobState(job, STOPPED, reason=_reason(job.error, run))
-    if run is not None and run.kind in {FAILED, LOST} and job.status == Status.RUNNING:
+    if job.run is None:
+        # Being queued this moment (or its run was pruned long ago): waiting; after a while
+        # its page offers to start it again.
+        stuck = timezone.now() - job.created_at >= STALL
+        return PrintJobState(job, WORKING, waiting=True, stuck=stuck)
+    run = task_run_state(run=job.run)
+    if job.run.state == Run.SUCCEEDED:  # and no file: nothing to hand out
+        return PrintJobState(job, STOPPED, reason=_reason("", None))
+    if run.kind == FAILED:
+        return PrintJobState(job, STOPPED, reason=_reason(job.run.error, run))
+    if run.kind == LOST and job.run.started_at is not None:
         # Its worker died or its queue went away, and nothing of it failed: the page gives
         # it out again (print_job_watch); until then it is waiting, not failed.
         return PrintJobState(job, WORKING, waiting=True, done=run.done, total=run.total)
-    if run is not None and run.kind in {FAILED, LOST, NOT_QUEUED}:
+    if run.kind in {LOST, NOT_QUEUED}:
         return PrintJobState(job, STOPPED, reason=run.reason)
-    if run is not None and run.kind == UNKNOWN:
+    if queue_unreachable:
         return PrintJobState(job, CANNOT_TELL)
-    waiting = job.status == Status.QUEUED or (run is not None and run.waiting)
-    stuck = (
-        job.status == Status.QUEUED
-        and run is not None
-        and run.run.started_at is None
-        and timezone.now() - run.run.queued_at >= STALL
-    )
-    done, total = (run.done, run.total) if run is not None else (0, 0)
+    stuck = job.run.started_at is None and timezone.now() - job.run.queued_at >= STALL
     return PrintJobState(
-        job, WORKING, waiting=waiting, stuck=stuck, done=min(done, total), total=total
-    )
+        job, WORKING, waiting=run.waiting, stuck=stuck, done=min(run.done, run.total),
+        total=run.total,
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -257,11 +275,12 @@ def print_batches(*, event: Event) -> PrintBatches:
     stage = print_stage(event=event)
     jobs: dict[str, PrintJob] = {}
     if stage is not None:
-        current = PrintJob.objects.filter(
-            event=event,
-            source_changed_at=event_results_version(event),
-            status__in=[Status.QUEUED, Status.RUNNING, Status.DONE],
-        ).order_by("-created_at")
+        current = (
+            PrintJob.objects.filter(CURRENT_JOBS, event=event)
+            .filter(source_changed_at=event_results_version(event))
+            .select_related("run")
+            .order_by("-created_at")
+        )
         for job in current:
             if job.params.get("stage") == stage.number:
                 jobs.setdefault(job.kind, job)
@@ -323,12 +342,12 @@ def print_job_request(
         locked = Event.objects.select_for_update().select_related("club").get(pk=event.pk)
         wanted = _params(locked, kind, params)
         version = event_results_version(locked)
-        candidates = PrintJob.objects.filter(
-            event=locked,
-            kind=kind,
-            source_changed_at=version,
-            status__in=[Status.QUEUED, Status.RUNNING, Status.DONE],
-        ).order_by("-created_at")
+        candidates = (
+            PrintJob.objects.filter(CURRENT_JOBS, event=locked, kind=kind)
+            .filter(source_changed_at=version)
+            .select_related("run")
+            .order_by("-created_at")
+        )
         for job in candidates:
             # The stored params also say what the job found (`left_out`): not asked for.
             asked = {key: job.params.get(key) for key in wanted}
@@ -352,33 +371,34 @@ def print_job_retry(*, job: PrintJob) -> PrintJob:
     Raises RuleViolation when the job is not stopped nor stuck, and QueueUnavailable when
     the queue cannot be reached (the job then stays failed and says so)."""
     with transaction.atomic():
-        locked = PrintJob.objects.select_for_update().get(pk=job.pk)
+        locked = (
+            PrintJob.objects.select_for_update(of=("self",)).select_related("run").get(pk=job.pk)
+        )
         state = print_job_state(locked)
         if not (state.retryable or state.stuck):
             raise RuleViolation(
                 _("This print job has not stopped, so there is nothing to retry."),
                 code="print_not_stopped",
             )
-        locked.status = Status.QUEUED
-        locked.error = ""
-        locked.finished_at = None
-        locked.save(update_fields=["status", "error", "finished_at"])
+        # Being queued again: the new run, once queued, is the job's state from then on.
+        locked.run = None
+        locked.save(update_fields=["run"])
     return _queue(locked, keep_on_failure=True)
 
 
 def _queue(job: PrintJob, *, keep_on_failure: bool) -> PrintJob:
     try:
         task_id = enqueue_on_commit(print_tasks.print_job_task, job.pk)
-    except QueueUnavailable:
-        if keep_on_failure:
+    except QueueUnavailable as error:
+        if keep_on_failure:  # its run says it was never queued
             PrintJob.objects.filter(pk=job.pk).update(
-                status=Status.FAILED, error="queue_unavailable", finished_at=timezone.now()
+                run=TaskRun.objects.filter(task_id=error.task_id).first()
             )
         else:
             job.delete()  # nothing was changed
         raise
     # Inline (eager) the job may already be done: read it back.
-    PrintJob.objects.filter(pk=job.pk).update(task_id=task_id)
+    PrintJob.objects.filter(pk=job.pk).update(run=TaskRun.objects.filter(task_id=task_id).first())
     job.refresh_from_db()
     return job
 
@@ -416,22 +436,21 @@ def _start(job_id: int) -> PrintJob | None:
     with transaction.atomic():
         job = (
             PrintJob.objects.select_for_update(of=("self",))
-            .select_related("event")
+            .select_related("event", "run")
             .filter(pk=job_id)
             .first()
         )
         if job is None:
             raise PrintJob.DoesNotExist(f"no print job {job_id}")
-        # Done: a second run does nothing. Failed: it waits for the director's retry.
-        if job.status in (Status.DONE, Status.FAILED):
+        # Made: a second run does nothing. Failed: it waits for the director's retry.
+        if job.file or (job.run is not None and job.run.state in (Run.FAILED, Run.NOT_QUEUED)):
             return None
-        job.status = Status.RUNNING
         job.attempts = F("attempts") + 1
         job.moved_at = timezone.now()
         # The results the sheets are made from: read before rendering, so a change while
         # the job runs leaves the file out of date rather than passing for current.
         job.source_changed_at = event_results_version(job.event)
-        job.save(update_fields=["status", "attempts", "source_changed_at", "moved_at"])
+        job.save(update_fields=["attempts", "source_changed_at", "moved_at"])
         job.refresh_from_db(fields=["attempts"])
         return job
 
@@ -480,9 +499,11 @@ def print_job_start(*, job_id: int) -> PrintPlan | None:
 
 
 def _running(job_id: int, attempt: int) -> PrintJob | None:
-    """The job while this attempt of it is still the one running, else None."""
+    """The job while this attempt of it is still the one running (not made, not failed),
+    else None."""
     return (
-        PrintJob.objects.filter(pk=job_id, attempts=attempt, status=Status.RUNNING)
+        PrintJob.objects.filter(pk=job_id, attempts=attempt, file="")
+        .exclude(FAILED_JOBS)
         .select_related("event__club")
         .first()
     )
@@ -571,15 +592,12 @@ def _finish(job_id: int, merged: Path, *, pages: int) -> PrintJob:
     with transaction.atomic():
         rows = PrintJob.objects.select_for_update(of=("self",)).select_related("event")
         job = rows.get(pk=job_id)
-        if job.status == Status.DONE:  # another run finished first: keep its file
+        if job.file:  # another run finished first: keep its file
             return job
         with merged.open("rb") as handle:
             job.file.save(print_job_filename(job), _MovableFile(handle, merged), save=False)
         stored = job.file.name
-        job.status = Status.DONE
         job.pages = pages
-        job.error = ""
-        job.finished_at = timezone.now()
         try:
             job.save()
         except DatabaseError:
@@ -590,18 +608,23 @@ def _finish(job_id: int, merged: Path, *, pages: int) -> PrintJob:
 
 
 def _failure_code(error: BaseException) -> str:
+    """The print job's own word for a failure (`_reason`); "" for the general one."""
     if isinstance(error, PrintError):
         return "print_failed"
     if isinstance(error, ObjectDoesNotExist):
         return "missing"
-    return "error"
+    return ""
 
 
-def print_job_fail(*, job_id: int, error: BaseException) -> None:
-    """Record that the job stopped for good (its task gave up): the page says why."""
+def print_job_fail(*, job_id: int, error: BaseException, task_id: str = "") -> None:
+    """Record on the job's run that the job stopped for good (its task, `task_id`, gave
+    up; its run may not be linked yet when the task ran inline): the page says why. A job
+    whose file is made already is left done."""
     try:
-        PrintJob.objects.filter(pk=job_id).exclude(status=Status.DONE).update(
-            status=Status.FAILED, error=_failure_code(error), finished_at=timezone.now()
-        )
+        row = PrintJob.objects.filter(pk=job_id).values_list("file", "run__task_id").first()
+        if row is None or row[0]:
+            return
+        for run_id in {task_id, row[1] or ""} - {""}:
+            task_run_failed(run_id, error, code=_failure_code(error))
     except DatabaseError:
         log.warning("could not record the failure of print job %s", job_id, exc_info=True)

@@ -6,14 +6,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.models import TaskRun
 from tournaments.models import Event, Table
-
-
-class PrintJobStatus(models.TextChoices):
-    QUEUED = "queued", _("waiting")
-    RUNNING = "running", _("printing")
-    DONE = "done", _("ready")
-    FAILED = "failed", _("failed")
 
 
 def print_job_path(job: PrintJob, filename: str) -> str:
@@ -22,8 +16,9 @@ def print_job_path(job: PrintJob, filename: str) -> str:
 
 class PrintJob(models.Model):
     """A batch of printed sheets made in the background ("every table of stage 2"): what
-    was asked, why it failed, and the one merged PDF it made; how far it is, is its task's
-    record (core.TaskRun, by `task_id`), as for every job. Its file is reused until a
+    was asked and the one merged PDF it made. Its state (queued, running, how far, done,
+    failed and why) is its task's run (core.TaskRun, `run`), as for every job: it is done
+    when the run succeeded and the file is there (`is_done`). Its file is reused until a
     result or seating it shows changes (`source_changed_at`)."""
 
     event = models.ForeignKey(
@@ -32,15 +27,20 @@ class PrintJob(models.Model):
     kind = models.CharField(_("sheets"), max_length=32)
     # What the sheets are of (a stage number, blank or filled, the language, the paper).
     params = models.JSONField(_("what to print"), default=dict, blank=True)
-    status = models.CharField(
-        _("status"), max_length=16, choices=PrintJobStatus.choices, default=PrintJobStatus.QUEUED
-    )
-    error = models.TextField(_("why it failed"), blank=True)
     file = models.FileField(_("file"), upload_to=print_job_path, blank=True)
     pages = models.PositiveIntegerField(_("pages"), default=0)
     # The event's results_changed_at the file was made from: a later change makes it old.
     source_changed_at = models.DateTimeField(_("made from results of"), null=True, blank=True)
-    task_id = models.CharField(_("task"), max_length=64, blank=True)
+    # The job's state: the run of its task queued last (a retry queues a new one). None
+    # for a moment while the job is queued (or when old runs were pruned).
+    run = models.ForeignKey(
+        TaskRun,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="print_jobs",
+        verbose_name=_("job"),
+    )
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     # When the running attempt last moved: started, a share stored, or its missing shares
     # given out again. A job that has not moved for a while is given out again by its page
@@ -55,7 +55,6 @@ class PrintJob(models.Model):
         verbose_name=_("asked by"),
     )
     created_at = models.DateTimeField(_("asked"), auto_now_add=True)
-    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
     class Meta:
         # Made when printing was part of the scoring app: the table keeps its name.
@@ -65,7 +64,15 @@ class PrintJob(models.Model):
         verbose_name_plural = _("print jobs")
 
     def __str__(self) -> str:
-        return f"{self.event} · {self.kind} · {self.get_status_display()}"
+        return f"{self.event} · {self.kind}"
+
+    @property
+    def is_done(self) -> bool:
+        """Its file is made: the run succeeded and the file is recorded (as a query:
+        `DONE_JOBS`)."""
+        return (
+            bool(self.file) and self.run is not None and self.run.state == TaskRun.State.SUCCEEDED
+        )
 
     @property
     def title(self) -> str:
@@ -79,6 +86,10 @@ class PrintJob(models.Model):
         if self.kind == "table_sheets":
             return gettext("Score sheets · %(stage)s") % {"stage": stage}
         return gettext("Standings · %(stage)s") % {"stage": stage}
+
+
+# `PrintJob.is_done` as a query.
+DONE_JOBS = models.Q(run__state=TaskRun.State.SUCCEEDED) & ~models.Q(file="")
 
 
 class PrintShare(models.Model):

@@ -27,7 +27,7 @@ from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from core.tasks import TrackedTask, task_run_advance, task_run_failed
+from core.tasks import TrackedTask, task_run_advance
 from printing import jobs as print_jobs
 from printing.models import PrintJob
 
@@ -58,8 +58,9 @@ def interrupted(error: BaseException) -> bool:
 
 
 class PrintJobTask(TrackedTask):
-    """Keeps the job's own record in step with its task's end (the job's task, and the
-    merge that replaces it under the same id)."""
+    """The job's task, and the merge that replaces it under the same id: their run is the
+    job's state. A failure is recorded with the print job's own reason; one that only cut
+    the job off (`interrupted`) is not a failure."""
 
     def on_failure(
         self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any
@@ -69,7 +70,7 @@ class PrintJobTask(TrackedTask):
             return
         super().on_failure(exc, task_id, args, kwargs, einfo)
         if args:
-            print_jobs.print_job_fail(job_id=int(args[0]), error=exc)
+            print_jobs.print_job_fail(job_id=int(args[0]), error=exc, task_id=task_id)
 
 
 @shared_task(
@@ -84,7 +85,7 @@ class PrintJobTask(TrackedTask):
 def print_job_task(self: PrintJobTask, job_id: int) -> dict[str, Any]:
     if self.request.is_eager:
         job = print_jobs.print_job_run(job_id=job_id, progress=self.progress)
-        return {"job_id": job.pk, "status": job.status, "pages": job.pages}
+        return {"job_id": job.pk, "file": job.file.name, "pages": job.pages}
     plan = print_jobs.print_job_start(job_id=job_id)
     if plan is None:  # done already, or failed and waiting for a retry
         return {"job_id": job_id, "status": "unchanged"}
@@ -133,37 +134,36 @@ def print_merge_task(self: PrintJobTask, job_id: int, attempt: int) -> dict[str,
         job = print_jobs.print_job_merge(job_id=job_id, attempt=attempt)
     except print_jobs.SharesMissing as missing:
         raise self.retry(exc=missing, countdown=MERGE_EVERY, max_retries=MERGE_WAITS) from None
-    return {"job_id": job.pk, "status": job.status, "pages": job.pages}
+    return {"job_id": job.pk, "file": job.file.name, "pages": job.pages}
 
 
 @shared_task(name="printing.print_job_failed")
 def print_job_failed(request: Any, exc: BaseException, traceback: Any, job_id: int) -> None:
-    """The chord's error callback: a share failed, so the job did (its record says why);
+    """The chord's error callback: a share failed, so the job did (its run says why);
     a share cut off (`interrupted`) is made again instead."""
     if interrupted(exc):
         log.warning("print job %s: a share was cut off (%r); given out again", job_id, exc)
         return
     print_jobs.print_job_fail(job_id=job_id, error=exc)
-    if getattr(request, "id", None):
-        task_run_failed(request.id, exc)
 
 
-def print_job_watch(*, job: PrintJob) -> bool:
+def print_job_watch(*, job: PrintJob) -> bool | None:
     """Give a stalled job out again (`print_job_stalled`: a killed worker's shares, or the
     ones a restarted broker lost): its missing shares and a merge, under the job's own task
     id so its record follows. Safe to repeat: a share is stored once, a merge finds the job
     done. Called by the job's page as it polls, and by the print button pressed again.
-    False when nothing was sent (not stalled, another page sent it, or the queue is still
-    unreachable: the page then says it waits for the job queue)."""
+    False when nothing was sent (not stalled, or another page sent it); None when the queue
+    is unreachable (the page then says it waits for the job queue)."""
     since = job.moved_at
-    if not print_jobs.print_job_stalled(job) or not print_jobs.print_job_moved(
-        job=job, since=since
-    ):
+    if job.run is None or not print_jobs.print_job_stalled(job):
         return False
+    if not print_jobs.print_job_moved(job=job, since=since):
+        return False
+    task_id = job.run.task_id
     try:
         for index in print_jobs.print_job_missing_shares(job=job):
-            print_share_task.apply_async((job.pk, job.attempts, index, job.task_id))
-        print_merge_task.apply_async((job.pk, job.attempts), task_id=job.task_id)
+            print_share_task.apply_async((job.pk, job.attempts, index, task_id))
+        print_merge_task.apply_async((job.pk, job.attempts), task_id=task_id)
     except Exception as error:
         # The broker refused or the result store gave up reconnecting (a RuntimeError from
         # Celery's Redis backend): never a server error for the page that polls. Tried
@@ -172,6 +172,6 @@ def print_job_watch(*, job: PrintJob) -> bool:
         log.warning(
             "print job %s: not given out again, the queue is unreachable: %r", job.pk, error
         )
-        return False
+        return None
     log.info("print job %s: stalled, given out again", job.pk)
     return True

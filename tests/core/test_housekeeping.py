@@ -15,9 +15,11 @@ from django.utils import timezone
 
 from clubsite.celery import app
 from core.housekeeping import sessions_clear, signin_records_prune
+from core.models import TaskRun
 from printing.housekeeping import print_files_prune
-from printing.models import PrintJob, PrintJobStatus
+from printing.models import PrintJob
 from tests.support.events import seated_event
+from tests.support.print_state import with_run
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +35,9 @@ def test_expired_sessions_go_and_live_ones_stay():
     assert list(Session.objects.values_list("session_key", flat=True)) == [live.session_key]
 
 
-def _job(event, *, days_old: int, status: str) -> PrintJob:
-    job = PrintJob.objects.create(event=event, kind="table_sheets", status=status)
+def _job(event, *, days_old: int, state: str) -> PrintJob:
+    job = PrintJob.objects.create(event=event, kind="table_sheets")
+    with_run(job, state=state)
     job.file.save("sheets.pdf", ContentFile(b"%PDF-1.7 test"), save=True)
     PrintJob.objects.filter(pk=job.pk).update(
         created_at=timezone.now() - datetime.timedelta(days=days_old)
@@ -46,10 +49,10 @@ def test_old_print_files_go_with_their_jobs_and_recent_or_running_ones_stay(sett
     settings.MEDIA_ROOT = tmp_path
     settings.PRINT_FILES_KEEP_DAYS = 30
     event, _tables = seated_event(variant_id="rutupeli", players=4)
-    old = _job(event, days_old=31, status=PrintJobStatus.DONE)
-    failed = _job(event, days_old=40, status=PrintJobStatus.FAILED)
-    recent = _job(event, days_old=29, status=PrintJobStatus.DONE)
-    running = _job(event, days_old=31, status=PrintJobStatus.RUNNING)
+    old = _job(event, days_old=31, state=TaskRun.State.SUCCEEDED)
+    failed = _job(event, days_old=40, state=TaskRun.State.FAILED)
+    recent = _job(event, days_old=29, state=TaskRun.State.SUCCEEDED)
+    running = _job(event, days_old=31, state=TaskRun.State.RUNNING)
     old_path, recent_path = old.file.path, recent.file.path
     assert print_files_prune() == 2
     assert set(PrintJob.objects.values_list("pk", flat=True)) == {recent.pk, running.pk}

@@ -123,19 +123,32 @@ def test_a_failed_job_says_why(client, club, django_capture_on_commit_callbacks)
     assert task_id == run.task_id
 
 
-def test_the_result_store_knows_of_an_end_the_record_missed(client, club):
-    run = _run(club, state=Run.RUNNING, started_at=timezone.now())
+def test_the_record_is_the_one_state_the_result_store_is_never_read(client, club):
+    """A second state must not come back: what the result store says (here, that the job
+    failed) changes nothing, and a store that cannot be reached is never asked."""
+    run = _run(club, state=Run.RUNNING, started_at=timezone.now(), done=2, total=5)
     meta = {"status": "FAILURE", "result": TimeLimitExceeded(360)}
-    with mock.patch.object(app.backend, "get_task_meta", return_value=meta):
+    with mock.patch.object(app.backend, "get_task_meta", return_value=meta) as store:
         html = _page(client, run)
-    assert "It took longer than a job may, and was stopped." in html
+        status = task_run_status(task_id=run.task_id)
+    assert store.call_count == 0
+    assert (status.kind, status.done, status.total) == ("working", 2, 5)
+    assert "took longer" not in html and "2 of 5" in html
 
 
-def test_the_page_never_fails_when_the_store_misbehaves(client, club):
-    run = _run(club)
-    with mock.patch.object(app.backend, "get_task_meta", side_effect=ConnectionError("down")):
-        html = _page(client, run)
-    assert "cannot be told" in html
+def test_the_page_tells_the_state_with_the_result_store_unreachable(client, club):
+    waiting = _run(club)
+    ended = _run(club, state=Run.SUCCEEDED, finished_at=timezone.now())
+    failed = _run(club, state=Run.FAILED, error="timeout", finished_at=timezone.now())
+    down = ConnectionError("down")
+    with (
+        mock.patch.object(app.backend, "get_task_meta", side_effect=down),
+        mock.patch.object(app.backend, "get", side_effect=down),
+    ):
+        kinds = [task_run_status(task_id=run.task_id).kind for run in (waiting, ended, failed)]
+        html = _page(client, waiting)
+    assert kinds == ["working", "done", "failed"]
+    assert "Waiting for a worker to start the job" in html and "cannot be told" not in html
 
 
 def test_retry_queues_the_job_again(client, club, director, django_capture_on_commit_callbacks):

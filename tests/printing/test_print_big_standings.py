@@ -15,8 +15,9 @@ from core.models import TaskRun
 from core.tasks import QueueUnavailable
 from printing import board_views
 from printing.jobs import STANDINGS
-from printing.models import PrintJob, PrintJobStatus
+from printing.models import PrintJob
 from tests.support.events import seated_event
+from tests.support.print_state import run_of, state_of
 from tests.support.standings import play_night
 
 # Files go to a temporary folder.
@@ -51,8 +52,8 @@ def test_the_standings_pdf_of_a_big_event_is_a_print_job(
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(response.content)).pages)
     assert "Standings" in text and "Player 001" in text
     job = PrintJob.objects.get(kind=STANDINGS)
-    assert job.status == PrintJobStatus.DONE and job.params["stage"] is None
-    assert TaskRun.objects.get(task_id=job.task_id).state == TaskRun.State.SUCCEEDED
+    assert state_of(job) == "done" and job.params["stage"] is None
+    assert run_of(job).state == TaskRun.State.SUCCEEDED
     # Asked again while the results stay as they are: the same file, no new job.
     again = client.get(_url(event, lang="en"))
     assert again.content == response.content and PrintJob.objects.count() == 1

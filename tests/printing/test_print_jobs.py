@@ -12,6 +12,7 @@ import io
 import time
 import uuid
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from celery.exceptions import ChordError, TaskRevokedError, WorkerLostError
@@ -21,11 +22,12 @@ from django.urls import reverse
 from django.utils import timezone
 from pypdf import PdfReader
 
+from clubsite.celery import app
 from core.models import TaskRun
-from core.tasks import QUEUE_UNAVAILABLE, START_WITHIN
+from core.tasks import QUEUE_UNAVAILABLE, START_WITHIN, QueueUnavailable
 from printing import jobs as print_jobs
 from printing.jobs import print_job_request, print_job_run, print_job_state
-from printing.models import PrintJob, PrintJobStatus, PrintShare
+from printing.models import PrintJob, PrintShare
 from printing.pdf import PrintError
 from printing.tasks import interrupted, print_job_failed
 from rules import RuleViolation
@@ -33,11 +35,10 @@ from tests.support.broker import queue_pointed_at, silent_port
 from tests.support.championship import play, winner_scheme
 from tests.support.events import seated_event
 from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.print_state import run_of, state_of, with_run
 from tournaments.changes import event_results_version, results_change
 from tournaments.models import Role
 from tournaments.services import event_create
-
-Status = PrintJobStatus
 
 # Files go to a temporary folder.
 pytestmark = pytest.mark.usefixtures("media")
@@ -85,9 +86,9 @@ def test_a_batch_is_made_inline_and_downloads_as_one_pdf(
     job = PrintJob.objects.get()
     assert response.status_code == 302
     assert response["Location"] == _job_url(job)
-    assert (job.status, job.kind) == (Status.DONE, "table_sheets")
-    # Its progress is its task's record, as every job's.
-    run = TaskRun.objects.get(task_id=job.task_id)
+    assert (state_of(job), job.kind) == ("done", "table_sheets")
+    # Its state and progress are its task's run, as every job's.
+    run = run_of(job)
     assert (run.state, run.done, run.total) == (TaskRun.State.SUCCEEDED, 4, 4)
     assert job.params == {"stage": 1, "language": "en", "paper": "A4"}
     event.refresh_from_db()
@@ -125,7 +126,7 @@ def test_result_sheets_are_their_own_job(
     _ask(client, event, "result_sheets", capture=django_capture_on_commit_callbacks)
     jobs = {job.kind: job for job in PrintJob.objects.all()}
     assert set(jobs) == {"table_sheets", "result_sheets"}
-    assert jobs["result_sheets"].status == Status.DONE
+    assert state_of(jobs["result_sheets"]) == "done"
     download = client.get(_job_url(jobs["result_sheets"], "print_job_download"))
     assert 'filename="rutupeli-night-round-1-results-a4-en.pdf"' in download["Content-Disposition"]
     assert len(_pdf(download).pages) >= 4
@@ -149,14 +150,14 @@ def test_a_rounds_results_leave_out_the_tables_with_no_deals(
         play(table, winner_scheme(table.seats.count()))
     _ask(client, event, "result_sheets", capture=django_capture_on_commit_callbacks)
     job = PrintJob.objects.get()
-    assert job.status == Status.DONE
+    assert state_of(job) == "done"
     text = "\n".join(
         page.extract_text() for page in _pdf(client.get(_job_url(job, "print_job_download"))).pages
     )
     assert "No deals entered" not in text
     labels = [label for label in ("Table 1", "Table 2", "Table 3", "Table 4") if label in text]
     assert labels == ["Table 1", "Table 3"]
-    assert TaskRun.objects.get(task_id=job.task_id).total == 2
+    assert run_of(job).total == 2
     assert (
         "2 tables with no deals entered were left out."
         in client.get(_job_url(job)).content.decode()
@@ -260,7 +261,7 @@ def test_a_job_needs_no_shared_disk_only_the_storage(
     client.force_login(director)
     _ask(client, event, capture=django_capture_on_commit_callbacks)
     job = PrintJob.objects.get()
-    assert job.status == Status.DONE
+    assert state_of(job) == "done"
     assert not any(path.is_file() for path in Path(media).rglob("*.pdf"))
     download = client.get(_job_url(job, "print_job_download"))
     assert download.status_code == 200
@@ -306,27 +307,25 @@ def test_a_second_run_of_a_done_job_does_nothing(
     client.force_login(director)
     _ask(client, event, capture=django_capture_on_commit_callbacks)
     job = PrintJob.objects.get()
+    run = run_of(job)
     again = print_job_run(job_id=job.pk)
-    assert (again.file.name, again.attempts, again.finished_at) == (
-        job.file.name,
-        1,
-        job.finished_at,
-    )
+    assert (again.file.name, again.attempts, again.pages) == (job.file.name, 1, job.pages)
+    assert (run_of(job).state, run_of(job).finished_at) == (run.state, run.finished_at)
 
 
 def test_a_job_whose_worker_died_starts_over_and_finishes(night, director, media):
     event, _tables = night
-    # What a killed worker leaves: the job marked running, half its tables done, no file.
+    # What a killed worker leaves: the job's run running, half its tables done, no file.
     job = PrintJob.objects.create(
         event=event,
         kind="table_sheets",
         params={"stage": 1, "language": "en", "paper": "A4"},
-        status=Status.RUNNING,
         attempts=1,
     )
+    with_run(job, state=TaskRun.State.RUNNING, started_at=timezone.now())
     PrintShare.objects.create(job=job, attempt=1, index=0, tables=[], content=b"%PDF-")
     job = print_job_run(job_id=job.pk)
-    assert (job.status, job.attempts) == (Status.DONE, 2)
+    assert (bool(job.file), job.attempts) == (True, 2)
     assert not PrintShare.objects.exists()  # the dead attempt's share went with it
     assert len(PdfReader(job.file.path).pages) == job.pages >= 4
 
@@ -343,14 +342,14 @@ def test_a_failed_job_says_why_and_can_be_retried(
     monkeypatch.setattr(print_jobs, "table_sheets_pdf", broken)
     _ask(client, event, capture=django_capture_on_commit_callbacks)
     job = PrintJob.objects.get()
-    assert (job.status, job.error, job.file.name) == (Status.FAILED, "print_failed", "")
+    assert (state_of(job), run_of(job).error, job.file.name) == ("failed", "print_failed", "")
     page = client.get(_job_url(job)).content.decode()
     assert "The print job failed." in page
     assert "A sheet could not be made, so no file was made." in page
     assert _job_url(job, "print_job_retry") in page
     assert client.get(_job_url(job, "print_job_download")).status_code == 404
     # The technical detail is kept for the administrators, never shown on the page.
-    assert "the template broke" in TaskRun.objects.get(task_id=job.task_id).detail
+    assert "the template broke" in run_of(job).detail
     assert "the template broke" not in page
     # A failed job is not reused: asking again would have made a new one; here, retry.
     monkeypatch.undo()
@@ -358,7 +357,7 @@ def test_a_failed_job_says_why_and_can_be_retried(
         response = client.post(_job_url(job, "print_job_retry"))
     assert response["Location"] == _job_url(job)
     job.refresh_from_db()
-    assert (job.status, job.error, job.attempts) == (Status.DONE, "", 2)
+    assert (state_of(job), run_of(job).error, job.attempts) == ("done", "", 2)
     assert len(_pdf(client.get(_job_url(job, "print_job_download"))).pages) >= 4
 
 
@@ -394,7 +393,7 @@ def test_a_transient_database_error_is_retried(
     monkeypatch.setattr(print_jobs, "table_sheets_pdf", flaky)
     _ask(client, event, capture=django_capture_on_commit_callbacks)
     job = PrintJob.objects.get()
-    assert (job.status, job.attempts) == (Status.DONE, 2)
+    assert (state_of(job), job.attempts) == ("done", 2)
     assert len(PdfReader(job.file.path).pages) == job.pages
 
 
@@ -408,14 +407,7 @@ def test_a_lost_job_counts_as_stopped_and_can_be_retried(
         event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
     )
     past = timezone.now() - START_WITHIN * 2
-    TaskRun.objects.create(
-        task_id="0f0f0f0f-0000-4000-8000-00000000a001",
-        name="printing.print_job_task",
-        args=[job.pk],
-        queued_at=past,
-        lost_after=past + START_WITHIN,
-    )
-    PrintJob.objects.filter(pk=job.pk).update(task_id="0f0f0f0f-0000-4000-8000-00000000a001")
+    with_run(job, queued_at=past, lost_after=past + START_WITHIN)
     job.refresh_from_db()
     state = print_job_state(job)
     assert (state.kind, state.retryable) == ("failed", True)
@@ -424,24 +416,18 @@ def test_a_lost_job_counts_as_stopped_and_can_be_retried(
     with django_capture_on_commit_callbacks(execute=True):
         fresh = print_job_request(event=event, kind="table_sheets", params=job.params, by=director)
     assert fresh.pk != job.pk
-    fresh.refresh_from_db()
-    assert fresh.status == Status.DONE
+    assert state_of(fresh) == "done"
 
 
 def test_the_progress_page_polls_while_working(client, night, director):
     event, _tables = night
     client.force_login(director)
-    run = TaskRun.objects.create(
-        task_id="run-10", name="printing.print_job_task", lost_after=timezone.now() + datetime.timedelta(minutes=5),
-        state=TaskRun.State.RUNNING, started_at=timezone.now(), done=10, total=60,
-    )  # fmt: skip
     job = PrintJob.objects.create(
         event=event,
         kind="table_sheets",
         params={"stage": 1, "language": "en", "paper": "A4"},
-        status=Status.RUNNING,
-        task_id=run.task_id,
     )
+    with_run(job, state=TaskRun.State.RUNNING, started_at=timezone.now(), done=10, total=60)
     html = client.get(_job_url(job)).content.decode()
     assert 'hx-trigger="every 1s"' in html
     assert "10 of 60 tables" in html
@@ -453,9 +439,8 @@ def test_the_progress_page_polls_while_working(client, night, director):
 def test_the_progress_page_reads_little(client, night, director, django_assert_max_num_queries):
     event, _tables = night
     client.force_login(director)
-    job = PrintJob.objects.create(
-        event=event, kind="table_sheets", params={"stage": 1}, status=Status.RUNNING
-    )
+    job = PrintJob.objects.create(event=event, kind="table_sheets", params={"stage": 1})
+    with_run(job, state=TaskRun.State.RUNNING, started_at=timezone.now())
     with django_assert_max_num_queries(10):
         client.get(_job_url(job), HTTP_HX_REQUEST="true")
 
@@ -467,9 +452,8 @@ def test_only_the_clubs_directors_print(client, night, who, django_capture_on_co
         user = MembershipFactory(role=Role.OWNER).user  # owns another club
     else:
         user = MembershipFactory(club=event.club, role=getattr(Role, who.upper())).user
-    job = PrintJob.objects.create(
-        event=event, kind="table_sheets", params={"stage": 1}, status=Status.DONE
-    )
+    job = PrintJob.objects.create(event=event, kind="table_sheets", params={"stage": 1})
+    with_run(job, state=TaskRun.State.SUCCEEDED)
     client.force_login(user)
     with django_capture_on_commit_callbacks(execute=True):
         assert (
@@ -575,8 +559,8 @@ def test_without_a_worker_the_batch_is_made_during_the_request(transactional_db,
     client.force_login(MembershipFactory(club=event.club, role=Role.DIRECTOR).user)
     response = client.post(_start_url(event), {"kind": "table_sheets", "stage": 1}, follow=True)
     job = PrintJob.objects.get()
-    assert (job.status, job.attempts) == (Status.DONE, 1)
-    assert TaskRun.objects.get(task_id=job.task_id).done == 2
+    assert (state_of(job), job.attempts) == ("done", 1)
+    assert run_of(job).done == 2
     assert "Download the PDF" in response.content.decode()
     assert len(_pdf(client.get(_job_url(job, "print_job_download"))).pages) == job.pages >= 2
 
@@ -601,16 +585,15 @@ def _stalled_job(event, *, seconds: float) -> PrintJob:
     job = PrintJob.objects.create(
         event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
     )
-    # An id of its own: the inline result store outlives a test.
-    task_id = str(uuid.uuid4())
-    TaskRun.objects.create(
-        task_id=task_id,
-        name="printing.print_job_task",
+    # An id of its own: a task sent again inline (eager) runs under it.
+    with_run(
+        job,
+        task_id=str(uuid.uuid4()),
         total=4,
         state=TaskRun.State.RUNNING,
+        started_at=timezone.now(),
         lost_after=timezone.now() + datetime.timedelta(minutes=10),
     )
-    PrintJob.objects.filter(pk=job.pk).update(task_id=task_id)
     plan = print_jobs.print_job_start(job_id=job.pk)
     assert plan is not None and plan.shares >= 1
     moved = timezone.now() - datetime.timedelta(seconds=seconds)
@@ -630,7 +613,7 @@ def test_a_stalled_job_is_given_out_again_by_its_page_and_finishes(
     page = client.get(_job_url(job)).content.decode()
     job.refresh_from_db()
     # The missing shares and the merge were sent again (inline here): the file is whole.
-    assert job.status == Status.DONE and job.attempts == 1
+    assert state_of(job) == "done" and job.attempts == 1
     assert "Download the PDF" in page or print_job_state(job).kind == "done"
     assert len(_pdf(client.get(_job_url(job, "print_job_download"))).pages) == job.pages
 
@@ -642,7 +625,8 @@ def test_a_job_that_moves_is_left_alone(client, night, director):
     client.force_login(director)
     client.get(_job_url(job))
     job.refresh_from_db()
-    assert job.status == Status.RUNNING and print_jobs.print_job_missing_shares(job=job)
+    assert state_of(job) == "working" and print_jobs.print_job_missing_shares(job=job)
+    assert run_of(job).state == TaskRun.State.RUNNING
 
 
 def test_a_job_cut_off_by_its_worker_or_queue_waits_and_is_never_failed(night):
@@ -653,35 +637,31 @@ def test_a_job_cut_off_by_its_worker_or_queue_waits_and_is_never_failed(night):
         assert interrupted(error)
         print_job_failed(None, error, None, job.pk)
     assert not interrupted(PrintError("a sheet failed"))
-    job.refresh_from_db()
-    assert job.status == Status.RUNNING
-    # Its task's record gave up on it; the page says it waits, not that it failed.
-    TaskRun.objects.filter(task_id=job.task_id).update(
+    assert (state_of(job), run_of(job).state) == ("working", TaskRun.State.RUNNING)
+    # Its run is past its time (lost); the page says it waits, not that it failed.
+    TaskRun.objects.filter(pk=job.run_id).update(
         lost_after=timezone.now() - datetime.timedelta(seconds=1)
     )
+    job.refresh_from_db()
     state = print_job_state(job)
     assert (state.kind, state.waiting, state.retryable) == ("working", True, False)
     print_job_failed(None, PrintError("a sheet failed"), None, job.pk)
-    job.refresh_from_db()
-    assert job.status == Status.FAILED
+    assert state_of(job) == "failed"
+    assert (run_of(job).state, run_of(job).error) == (TaskRun.State.FAILED, "print_failed")
 
 
 def _queued_job(event, *, seconds: float) -> PrintJob:
     """A job queued `seconds` ago that no worker has started (its message waiting behind
     others, or lost by a queue that restarted)."""
     queued = timezone.now() - datetime.timedelta(seconds=seconds)
-    task_id = str(uuid.uuid4())
-    TaskRun.objects.create(
-        task_id=task_id, name="printing.print_job_task", queued_at=queued,
-        lost_after=queued + START_WITHIN,
-    )  # fmt: skip
-    return PrintJob.objects.create(
+    job = PrintJob.objects.create(
         event=event,
         kind="table_sheets",
         params={"stage": 1, "language": "en", "paper": "A4"},
         source_changed_at=event_results_version(event),
-        task_id=task_id,
     )
+    with_run(job, task_id=str(uuid.uuid4()), queued_at=queued, lost_after=queued + START_WITHIN)
+    return job
 
 
 def test_a_second_press_on_a_job_never_started_offers_to_start_it_again(
@@ -708,7 +688,7 @@ def test_a_second_press_on_a_job_never_started_offers_to_start_it_again(
         again = client.post(_job_url(job, "print_job_retry"))
     assert again["Location"] == _job_url(job)
     job.refresh_from_db()
-    assert job.status == Status.DONE and job.attempts == 1
+    assert state_of(job) == "done" and job.attempts == 1
     assert PrintJob.objects.count() == 1
 
 
@@ -720,8 +700,7 @@ def test_a_second_press_on_a_stalled_job_gives_it_out_again(client, night, direc
     client.force_login(director)
     pressed = client.post(_start_url(event), {"kind": "table_sheets", "stage": 1}, follow=True)
     assert pressed.redirect_chain[-1][0] == _job_url(job)
-    job.refresh_from_db()
-    assert job.status == Status.DONE and PrintJob.objects.count() == 1
+    assert state_of(job) == "done" and PrintJob.objects.count() == 1
 
 
 def test_a_job_cut_off_says_it_waits_for_a_worker_or_the_queue_never_failed(
@@ -739,7 +718,45 @@ def test_a_job_cut_off_says_it_waits_for_a_worker_or_the_queue_never_failed(
     assert "Waiting for the job queue" in page and "hx-get" in page
     assert "failed" not in page and "Retry" not in page
     job.refresh_from_db()
-    assert job.status == Status.RUNNING and print_jobs.print_job_stalled(job)
-    TaskRun.objects.filter(task_id=job.task_id).update(state=TaskRun.State.FAILED)
+    assert run_of(job).state == TaskRun.State.RUNNING and print_jobs.print_job_stalled(job)
+    # Its run past its time (the worker died unheard) and the job not stalled yet: waiting
+    # for a worker, never failed.
+    TaskRun.objects.filter(pk=job.run_id).update(lost_after=timezone.now())
+    PrintJob.objects.filter(pk=job.pk).update(moved_at=timezone.now())
     page = client.get(_job_url(job)).content.decode()
     assert "Waiting for a worker" in page and "failed" not in page
+
+
+def test_a_job_s_state_is_its_run_whatever_the_result_store_says(night):
+    """One state: the job's run. The result store unreachable, or saying the job failed,
+    changes nothing of what its page reads."""
+    event, _tables = night
+    job = PrintJob.objects.create(
+        event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
+    )
+    with_run(job, state=TaskRun.State.RUNNING, started_at=timezone.now(), done=2, total=4)
+    for store in (
+        {"side_effect": ConnectionError("down")},
+        {"return_value": {"status": "FAILURE", "result": PrintError("a sheet failed")}},
+    ):
+        with mock.patch.object(app.backend, "get_task_meta", **store):
+            state = print_job_state(PrintJob.objects.select_related("run").get(pk=job.pk))
+        assert (state.kind, state.done, state.total, state.retryable) == ("working", 2, 4, False)
+
+
+def test_a_retry_the_queue_refuses_leaves_the_job_stopped_saying_so(
+    transactional_db, queue_at, media
+):
+    event, _tables = seated_event(variant_id="rutupeli", players=8)
+    job = PrintJob.objects.create(
+        event=event, kind="table_sheets", params={"stage": 1, "language": "en", "paper": "A4"}
+    )
+    failed = with_run(job, state=TaskRun.State.FAILED, error="print_failed")
+    with pytest.raises(QueueUnavailable):
+        print_jobs.print_job_retry(job=job)
+    # Its state is the new run, never queued: stopped, saying why, and retried again.
+    run = run_of(job)
+    assert run.pk != failed.pk and run.state == TaskRun.State.NOT_QUEUED
+    state = print_job_state(PrintJob.objects.select_related("run").get(pk=job.pk))
+    assert (state.kind, state.retryable) == ("failed", True)
+    assert "The job queue could not be reached" in state.reason

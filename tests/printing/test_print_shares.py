@@ -18,14 +18,13 @@ from core.models import TaskRun
 from printing import jobs as print_jobs
 from printing import tasks as print_tasks
 from printing.jobs import print_job_merge, print_job_run, print_job_start, print_share_make
-from printing.models import PrintJob, PrintJobStatus, PrintShare
+from printing.models import PrintJob, PrintShare
 from printing.pdf import PrintError
 from tests.support.events import seated_event
+from tests.support.print_state import run_of, state_of, with_run
 
 # Files go to a temporary folder.
 pytestmark = pytest.mark.usefixtures("media")
-
-Status = PrintJobStatus
 
 
 @pytest.fixture
@@ -62,7 +61,8 @@ def test_a_share_of_an_attempt_started_over_or_a_job_ended_is_not_made(started):
     job, _tables = started
     PrintJob.objects.filter(pk=job.pk).update(attempts=2)
     assert print_share_make(job_id=job.pk, attempt=1, index=0) == 0
-    PrintJob.objects.filter(pk=job.pk).update(attempts=1, status=Status.FAILED)
+    PrintJob.objects.filter(pk=job.pk).update(attempts=1)
+    with_run(job, state=TaskRun.State.FAILED)
     assert print_share_make(job_id=job.pk, attempt=1, index=0) == 0
     assert _made() == []
 
@@ -75,7 +75,7 @@ def test_the_merge_waits_for_every_share_then_keeps_the_table_order(started):
         print_job_merge(job_id=job.pk, attempt=1)
     print_share_make(job_id=job.pk, attempt=1, index=2)
     job = print_job_merge(job_id=job.pk, attempt=1)
-    assert (job.status, job.pages) == (Status.DONE, 4)
+    assert (bool(job.file), job.pages) == (True, 4)
     pages = [page.extract_text() for page in PdfReader(job.file.path).pages]
     firsts = [next(i for i, text in enumerate(pages) if f"Table {n}" in text) for n in (1, 2, 3, 4)]
     assert firsts == sorted(firsts), firsts
@@ -91,7 +91,7 @@ def test_a_merge_of_an_attempt_overtaken_leaves_the_job_to_the_later_one(started
     # The message of the job's task came back: a second attempt started over.
     assert print_job_start(job_id=job.pk).attempt == 2
     job = print_job_merge(job_id=job.pk, attempt=1)
-    assert (job.status, job.file.name) == (Status.RUNNING, "")
+    assert (job.file.name, job.attempts) == ("", 2)
     assert set(PrintShare.objects.values_list("attempt", flat=True)) == {2}
 
 
@@ -102,7 +102,7 @@ def test_inline_the_job_makes_every_share_and_reports_its_progress(db, one_table
     )
     heard: list[tuple[int, int]] = []
     job = print_job_run(job_id=job.pk, progress=lambda done, total: heard.append((done, total)))
-    assert job.status == Status.DONE and heard == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert job.file and heard == [(1, 4), (2, 4), (3, 4), (4, 4)]
     assert print_job_run(job_id=job.pk).file.name == job.file.name  # a second run: nothing
 
 
@@ -115,15 +115,13 @@ def test_a_share_that_cannot_be_made_fails_the_job_saying_why(started, monkeypat
     monkeypatch.setattr(print_jobs, "table_sheets_pdf", broken)
     with pytest.raises(PrintError) as error:
         print_share_make(job_id=job.pk, attempt=1, index=0)
-    run = TaskRun.objects.create(
-        task_id="run-1", name="printing.print_job_task", lost_after=job.created_at
-    )
-    request = type("Request", (), {"id": run.task_id})()
+    run = with_run(job, task_id="run-1", state=TaskRun.State.RUNNING)
+    # The failed share's request: its own id, not the job's run.
+    request = type("Request", (), {"id": "a-share"})()
     print_tasks.print_job_failed(request, error.value, None, job.pk)
-    job.refresh_from_db()
-    run.refresh_from_db()
-    assert (job.status, job.error) == (Status.FAILED, "print_failed")
-    assert run.state == TaskRun.State.FAILED
+    assert state_of(job) == "failed"
+    assert (run_of(job).state, run_of(job).error) == (TaskRun.State.FAILED, "print_failed")
+    assert run_of(job).pk == run.pk
 
 
 def test_on_a_worker_the_job_s_task_becomes_a_chord_of_its_shares_and_a_merge(

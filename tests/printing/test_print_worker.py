@@ -22,8 +22,10 @@ from typing import Any
 import pytest
 import redis
 
-from printing.models import PrintJob, PrintJobStatus
+from core.models import TaskRun
+from printing.models import PrintJob
 from tests.support.broker import queue_pointed_at
+from tests.support.print_state import run_of, state_of
 from tests.support.print_worker import (
     TABLES,
     Worker,
@@ -67,7 +69,7 @@ def test_sixty_tables_through_the_worker_followed_to_the_download(night, client,
     page = wait_until(ready, timeout=120, what="the job to finish", interval=0.2)
     elapsed = time.monotonic() - started
     job.refresh_from_db()
-    assert (job.status, job.attempts, progress(job)) == (PrintJobStatus.DONE, 1, (60, 60))
+    assert (state_of(job), job.attempts, progress(job)) == ("done", 1, (60, 60))
     # The page showed the progress on its way (a chunk of tables at a time).
     assert seen - {"0 of 60 tables", "60 of 60 tables"}, seen
     assert job_url(job, "print_job_download") in page
@@ -83,7 +85,7 @@ def test_sixty_tables_through_the_worker_followed_to_the_download(night, client,
 def _mid_batch(job: PrintJob) -> Callable[[], bool]:
     def check() -> bool:
         job.refresh_from_db()
-        return job.status == PrintJobStatus.RUNNING and 10 <= progress(job)[0] < TABLES
+        return run_of(job).state == TaskRun.State.RUNNING and 10 <= progress(job)[0] < TABLES
 
     return check
 
@@ -112,7 +114,7 @@ def test_a_killed_pool_child_is_run_again_and_the_file_is_whole(night, client, p
     assert "failed" not in page
     job.refresh_from_db()
     # The job went on: the same attempt, every table counted once.
-    assert (job.status, job.attempts, progress(job)) == (PrintJobStatus.DONE, 1, (TABLES, TABLES))
+    assert (state_of(job), job.attempts, progress(job)) == ("done", 1, (TABLES, TABLES))
     assert print_worker.pool_child() != child
     whole_pdf(client, job)
     nothing_half_made(print_worker.media)
@@ -153,7 +155,7 @@ def test_a_killed_worker_s_job_is_finished_by_the_next_worker(night, client, pri
     os.kill(child, signal.SIGKILL)
     print_worker.proc.wait(timeout=10)
     job.refresh_from_db()
-    assert job.status == PrintJobStatus.RUNNING and not job.file
+    assert run_of(job).state == TaskRun.State.RUNNING and not job.file
     print_worker.start()
     restarted = time.monotonic()
     # The job's page, still open, gives the dead worker's shares out again once the job
@@ -224,7 +226,7 @@ def test_a_redis_restart_mid_job_is_recovered_not_failed(
             assert "failed" not in page
             assert recovered < 60, f"the job finished {recovered:.1f} s after Redis came back"
             job.refresh_from_db()
-            assert job.status == PrintJobStatus.DONE
+            assert state_of(job) == "done"
             whole_pdf(client, job)
             print(f"\nRedis restarted mid-job: done {recovered:.1f} s after it was back")
         finally:

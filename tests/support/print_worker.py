@@ -21,7 +21,7 @@ from pypdf import PdfReader
 
 from clubsite.celery import app
 from core.models import TaskRun
-from printing.models import PrintJob, PrintJobStatus
+from printing.models import DONE_JOBS, PrintJob
 from tests.support.events import seated_event
 from tests.support.factories import MembershipFactory
 from tests.support.waiting import wait_until
@@ -90,7 +90,7 @@ def sixty_tables(worker: Worker, settings) -> tuple[Any, Any]:
 def wait_done(job: PrintJob, *, what: str) -> None:
     """Until the job is done (within two minutes), then `job` as it ended."""
     wait_until(
-        lambda: PrintJob.objects.filter(pk=job.pk, status=PrintJobStatus.DONE).exists(),
+        lambda: PrintJob.objects.filter(DONE_JOBS, pk=job.pk).exists(),
         timeout=120,
         what=what,
         interval=0.2,
@@ -99,8 +99,8 @@ def wait_done(job: PrintJob, *, what: str) -> None:
 
 
 def progress(job: PrintJob) -> tuple[int, int]:
-    """Tables made, of the total: the job's task record (as every job's progress)."""
-    run = TaskRun.objects.get(task_id=job.task_id)
+    """Tables made, of the total: the job's task run (as every job's progress)."""
+    run = TaskRun.objects.get(print_jobs=job)
     return run.done, run.total
 
 
