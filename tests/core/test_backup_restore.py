@@ -18,9 +18,11 @@ from django.test import Client
 from django.urls import reverse
 
 from core.backup import site_restore
-from printing.models import PrintJob, PrintJobStatus
+from core.models import TaskRun
+from printing.models import PrintJob
 from tests.support.events import seated_event
 from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.print_state import with_run
 from tournaments.models import Club, Event, Player, Season, Table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.sqlite]
@@ -73,7 +75,8 @@ def test_the_demo_backed_up_and_restored_reads_the_same(tmp_path, settings):
 
 
 def _printed(event: Event) -> PrintJob:
-    job = PrintJob.objects.create(event=event, kind="table_sheets", status=PrintJobStatus.DONE)
+    job = PrintJob.objects.create(event=event, kind="table_sheets")
+    with_run(job, state=TaskRun.State.SUCCEEDED)
     job.file.save("sheets.pdf", ContentFile(b"%PDF-1.7 kept"), save=True)
     return job
 
