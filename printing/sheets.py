@@ -72,7 +72,7 @@ FIXED_COLUMNS: Mapping[str, tuple[float, ...]] = {
     "contract": (6, 17, 6),  # deal, contract and cards dealt, who went out
     # Five or six players: each player's three columns need the width (a buys column of
     # 2 mm was no use), the deal's number and who went out are narrow anyway.
-    "contract-crowded": (5.5, 14.5, 5),
+    "contract-crowded": (5.5, 14.5, 4.5),
     "gin": (6, 19, 8, 8),  # deal, ending and dealer, who knocked or won, upper card
     "tizlapos": (6, 13, 6, 10),  # deal, ending, knock card and dealer, winner, notes
     # Deal, as entered: how it went names players (30 letters each), the points are short.
@@ -83,9 +83,10 @@ PLAYER_SHARES: Mapping[str, tuple[float, ...]] = {
     "gin": (0.3, 0.3, 0.4),  # deadwood, points, running total
     "tizlapos": (0.44, 0.56),  # points, running total (its head the longer word)
     "result": (0.5, 0.5),  # points (and buys), running total
-    # Five or six players: the buys column is headed "+", so the penalty's head keeps its
-    # word whole.
-    "contract-crowded": (0.4, 0.2, 0.4),
+    # Five or six players: the buys column is headed "+" and the running total "Σ", so the
+    # penalty's head keeps its word whole and the buys get room for a written number (at
+    # 0.2 of six players' width they had 2 mm inside their rules, 3.8 mm between them).
+    "contract-crowded": (0.39, 0.27, 0.34),
 }
 TICK_WIDTH = 6.5  # the räväytys column: its head "Räväytys" unbroken in 6.3pt
 INITIALS_WIDTH = 6  # the confirming player's initials, at the end of each row

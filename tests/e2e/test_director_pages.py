@@ -19,9 +19,10 @@ from demo.loader import (
     demo_load,
 )
 from printing.jobs import print_job_request
+from rules.games import VARIANT_IDS
 from tests.support.broker import CLOSED, queue_pointed_at
 from tests.support.browser import shoot_widths, sign_in
-from tournaments.models import Event, Player, Season, Table
+from tournaments.models import Event, Membership, Player, Role, Season, Table
 from tournaments.services import registration_add
 
 
@@ -116,13 +117,16 @@ def test_every_director_page_at_a_phones_and_a_laptops_width(live_server, phone)
         "season-edit": reverse("season_edit", args=[slug, season.pk]),
         "season-league": reverse("season_league", args=[slug, season.pk]),
         "season-scheme": reverse("season_scheme_edit", args=[slug, season.pk]),
-        "new-gin-event": reverse("event_new", args=[slug]) + "?game=gin_romi",
+        "player-rename": reverse("player_rename", args=[slug, longest.pk]),
         "tables": reverse("event_tables", args=[slug, night.pk]),
         "table-history": reverse("table_history", args=[slug, night.pk, table.pk]),
         "correction": reverse("deal_edit", args=[table.entry_key, 1]),
         "revoke-confirm": reverse("table_revoke_confirm", args=[slug, night.pk, table.pk]),
         "print-job": reverse("print_job", args=[slug, night.pk, job.pk]),
     }
+    # The new-event form differs by game: each game's rules and formats.
+    for game in VARIANT_IDS:
+        pages[f"new-event-{game}"] = reverse("event_new", args=[slug]) + f"?game={game}"
     for name in (CORRECTED_NIGHT, LATE_NIGHT, CHAMPIONSHIP, SERIES, SWISS):
         event = Event.objects.get(club=club, name=name)
         pages[f"manage-{slugify(name)}"] = reverse("event_manage", args=[slug, event.pk])
@@ -150,3 +154,9 @@ def test_every_director_page_at_a_phones_and_a_laptops_width(live_server, phone)
         assert phone.get_by_role("link", name="Cancel").count() == 1, name
         assert phone.locator("input[name=confirm][value=yes]").count() == 1, name
         shoot_widths(phone, f"director-{name}")
+
+    # The roles page is the owner's: the director made one to see it.
+    Membership.objects.filter(club=club, user=director).update(role=Role.OWNER)
+    answer = phone.goto(live_server.url + reverse("club_roles", args=[slug]))
+    assert answer is not None and answer.status == 200
+    shoot_widths(phone, "director-club-roles")

@@ -15,11 +15,20 @@ from django.urls import reverse
 from PIL import Image
 from pypdf import PdfReader
 
-from printing.sheets import table_sheet_file, table_sheets_pdf
+from printing.sheets import table_sheet_file, table_sheets_document, table_sheets_pdf
 from scoring.selectors import table_sheet
 from tests.support.events import seated_event
 from tests.support.factories import MembershipFactory
-from tests.support.sheets import confirm, contract_entry, overlapping_words, pdf_text, png, record
+from tests.support.sheets import (
+    LONGEST_NAMES,
+    confirm,
+    contract_entry,
+    narrowest_write_in_cell,
+    overlapping_words,
+    pdf_text,
+    png,
+    record,
+)
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db
@@ -268,3 +277,18 @@ def test_no_words_are_printed_over_each_other(game, players, language):
     assert len(tables[0].seats.all()) == players
     blank = table_sheet_file(table=tables[0], filled=False, language=language).content
     assert overlapping_words(blank) == []
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+@pytest.mark.parametrize("game", ["ravaytys", "rutupeli"])
+def test_six_players_each_have_columns_wide_enough_to_write_in(game, paper):
+    """Six players of the longest names at a contract game's blank sheet: every column a
+    player writes in holds a handwritten number (the buys column was 3.8 mm between its
+    rules on A4, 2 mm inside them)."""
+    _event, (table,) = seated_event(variant_id=game, players=6, preferred=6)
+    for seat in table.seats.select_related("player"):
+        seat.player.name = LONGEST_NAMES[seat.position]
+        seat.player.save(update_fields=["name"])
+    document = table_sheets_document(tables=[table], filled=False, language="hu", size=paper)
+    assert len(document.pages) == 1
+    assert narrowest_write_in_cell(document) >= 5

@@ -130,3 +130,16 @@ def test_a_head_to_head_screen_shows_the_wins_it_ranks_by_and_says_so(client):
     # Wins differ down the list, so a lower points figure above a higher one needs the reason.
     assert len({row.wins for row in standings.rows}) > 1
     assert standings.caption in html
+
+
+def test_when_every_table_has_finished_the_screen_counts_none_still_playing(client):
+    # "0 tables still playing" above "Every table has finished." read as a glitch.
+    event = h2h_event(players=4, format=EventFormat.SWISS, rounds=3)
+    stage = pair_and_confirm(event, seed=1)
+    for table, pair in zip(stage.tables.order_by("number"), pairs_of(stage), strict=True):
+        play(table, min(pair))
+    event_publish(event=event, published=True)
+    html = client.get(screen_urls(event)[1]).content.decode()
+    assert "Every table has finished." in html
+    assert "still playing" not in html
+    assert re.search(r'<h2 id="screen-playing-title">\s*Tables\s*</h2>', html)

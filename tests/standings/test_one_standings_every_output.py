@@ -1,7 +1,8 @@
 """One standings, every output: for an event of every format, the public page, the CSV, the
 XLSX, the standings PDF, the JSON feed and the big screen list the same players in the same
-order with the same places and figures as `event_standings` (and a championship's
-advancement names the champion they crown). Beside it: the printed result sheet's winner,
+order with the same places and figures as `event_standings`, each finished table's printed
+result sheet names the winner its places name (and a championship's advancement names the
+champion they crown). Beside it: the printed result sheet's winner,
 what set each row of a final ranking apart, shared places on records and downloads, a
 head-to-head screen's wins, and the bye settings typed in the new-event form kept."""
 
@@ -97,6 +98,39 @@ def _screen_rows(client, event) -> list[tuple[str, str]]:
     ]
 
 
+def _printed_winners(event) -> list[tuple[str, str, str]]:
+    """(table, the winner its printed result sheet names or "", the winner its places name
+    or "" while its top place is shared) for each finished table of each stage. Where the
+    stage's standings place players at their tables, the places are checked against them:
+    the sheet must name who every ranking above puts first at the table."""
+    found = []
+    for stage in event.stages.order_by("number"):
+        rows = event_standings(event=event, stage=stage).rows
+        for sheet in stage_sheets(stage=stage):
+            if not sheet.standing.finished:
+                continue
+            top = [
+                seat.player.name
+                for place in sheet.order
+                if place.place == sheet.order[0].place
+                for seat in sheet.seats
+                if seat.position == place.position
+            ]
+            firsts = [r.player for r in rows if r.table == sheet.table.number]
+            if firsts and all(r.table_place for r in rows if r.table == sheet.table.number):
+                ranked = [
+                    r.player for r in rows if r.table == sheet.table.number and r.table_place == 1
+                ]
+                assert sorted(ranked) == sorted(top), (stage.number, sheet.table.number)
+            pdf = table_sheet_file(table=sheet.table, filled=True, language="en").content
+            text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+            printed = re.search(r"Winner: (.+)", text)
+            label = f"stage {stage.number} table {sheet.table.number}"
+            found.append((label, printed.group(1).strip() if printed else "",
+                          top[0] if len(top) == 1 else ""))  # fmt: skip
+    return found
+
+
 def _screen_wins(client, event) -> list[str]:
     url = reverse("event_screen_live", args=[event.club.slug, event.pk])
     html = client.get(url).content.decode()
@@ -162,6 +196,10 @@ def test_every_output_reads_the_one_standings(client, kind):
     assert all(p["decided_by"] is None for p in feed["players"] if p["shared"])
 
     assert _screen_rows(client, event) == expected
+    # Each finished table's printed result sheet names the winner its places name.
+    winners = _printed_winners(event)
+    assert winners or kind == "night"  # the night's two tables still play
+    assert all(printed == placed for _table, printed, placed in winners), winners
     if kind in ("swiss", "round_robin"):
         # Ranked by match wins first: the screen shows them and says so, or a lower points
         # figure would stand above a higher one with no reason shown.

@@ -140,6 +140,31 @@ def words_outside_their_cells(document: Document) -> list[tuple[int, str, float]
     return found
 
 
+MM_PER_CSS_PX = 25.4 / 96
+
+
+def narrowest_write_in_cell(document: Document) -> float:
+    """The narrowest cell, in mm, of the rows a player writes in (the grid's body rows on
+    every page): a column too narrow for a handwritten number is no use however its head
+    reads (a six-player sheet's buys column was about 2 mm)."""
+    widths: list[float] = []
+
+    def walk(box, in_grid: bool, in_body: bool) -> None:
+        if isinstance(box, boxes.TableBox) and box.element is not None:
+            in_grid = "grid" in (box.element.get("class") or "").split()
+        if isinstance(box, boxes.TableRowGroupBox):
+            in_body = box.element is not None and box.element.tag == "tbody"
+        if isinstance(box, boxes.TableCellBox) and in_grid and in_body:
+            widths.append(box.border_width() * MM_PER_CSS_PX)
+            return
+        for child in getattr(box, "children", []):
+            walk(child, in_grid, in_body)
+
+    for page in document.pages:
+        walk(page._page_box, False, False)
+    return min(widths)
+
+
 # What a line may end with when its word goes on on the next: a hyphen WeasyPrint put in
 # (`hyphens: auto`) or a soft one.
 _INSERTED_HYPHENS = "\u2010\u00ad"
