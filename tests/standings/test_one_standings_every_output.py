@@ -322,6 +322,11 @@ def test_a_table_level_under_the_events_tie_order_names_no_winner_on_its_page():
     html = unescape(page.content.decode())
     assert "The top players are level: the director settles the win." in html
     assert "wins the table" not in html
+    # Its printed result sheet says the same, not nothing.
+    printed = table_sheet_file(table=table, filled=True, language="en").content
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(printed)).pages)
+    assert "The top players are level: the director settles the win." in " ".join(text.split())
+    assert "Winner:" not in text
 
 
 def championship_with_a_close_final():
