@@ -6,16 +6,15 @@ by axe at a phone's width and a laptop's (tests/artifacts/registration-*.png).""
 
 from __future__ import annotations
 
-import datetime
 import re
 
 from django.conf import settings
 from django.core import mail
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.support.browser import director_of, shoot_widths, sign_in
 from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.registration import open_event
 from tournaments.models import (
     NoticeKind,
     Registration,
@@ -24,7 +23,6 @@ from tournaments.models import (
     Role,
 )
 from tournaments.registration import registration_settings_set
-from tournaments.services import event_create
 
 
 def _link_in_mail(to: str, kind: str = "confirm") -> str:
@@ -57,21 +55,7 @@ def test_register_confirm_waitlist_and_promotion(live_server, phone, browser):
     member.set_password("mia")
     member.email = "mia@mail.example"
     member.save()
-    event = event_create(
-        club=club,
-        name="Friday Rummy",
-        date=timezone.localdate() + datetime.timedelta(days=5),
-        variant_id="rutupeli",
-        published=True,
-    )
-    registration_settings_set(
-        event=event,
-        open_to=RegistrationOpenTo.ANYONE,
-        opens_at=None,
-        closes_at=None,
-        capacity=1,
-        approval=False,
-    )
+    event = open_event(club, capacity=1, name="Friday Rummy")
 
     phone.goto(base + event.get_absolute_url())
     assert phone.get_by_text("1 place left of 1").is_visible()

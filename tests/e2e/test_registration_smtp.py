@@ -6,20 +6,17 @@ link in her mail the second is promoted and told so by mail."""
 
 from __future__ import annotations
 
-import datetime
 import re
 
 import pytest
 from django.conf import settings
-from django.utils import timezone
 
 from tests.support.browser import director_of
 from tests.support.factories import ClubFactory
+from tests.support.registration import open_event
 from tests.support.smtp import Sink, text_of
 from tests.support.waiting import wait_until
-from tournaments.models import Registration, RegistrationOpenTo, RegistrationStatus
-from tournaments.registration import registration_settings_set
-from tournaments.services import event_create
+from tournaments.models import Registration, RegistrationStatus
 
 pytestmark = [pytest.mark.postgres]
 
@@ -53,21 +50,7 @@ def test_register_confirm_waitlist_and_promotion_by_mail_over_smtp(
     base = live_server.url
     club = ClubFactory(name="Kerho")
     director_of(club)
-    event = event_create(
-        club=club,
-        name="Friday Rummy",
-        date=timezone.localdate() + datetime.timedelta(days=5),
-        variant_id="rutupeli",
-        published=True,
-    )
-    registration_settings_set(
-        event=event,
-        open_to=RegistrationOpenTo.ANYONE,
-        opens_at=None,
-        closes_at=None,
-        capacity=1,
-        approval=False,
-    )
+    event = open_event(club, capacity=1, name="Friday Rummy")
 
     _register(phone, base, event, "Ann Andersson", "ann@mail.example", "Register")
     phone.goto(base + _link(smtp_sink, "ann@mail.example", "confirm your registration", "confirm"))

@@ -17,11 +17,14 @@ from tournaments.registration import (
 from tournaments.services import event_create
 
 
-def open_event(club=None, *, capacity=2, open_to=RegistrationOpenTo.ANYONE, approval=False):
+def open_event(
+    club=None, *, capacity=2, open_to=RegistrationOpenTo.ANYONE, approval=False, name="Friday"
+):
+    """A published event a week ahead, open for registration now."""
     club = club or ClubFactory()
     event = event_create(
         club=club,
-        name="Friday",
+        name=name,
         date=timezone.localdate() + datetime.timedelta(days=7),
         variant_id="rutupeli",
         published=True,
