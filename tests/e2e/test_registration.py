@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests.support.browser import director_of, shoot_widths, sign_in
 from tests.support.factories import ClubFactory, MembershipFactory
-from tests.support.registration import open_event
+from tests.support.registration import open_event, register_in_browser
 from tournaments.models import (
     NoticeKind,
     Registration,
@@ -31,15 +31,6 @@ def _link_in_mail(to: str, kind: str = "confirm") -> str:
     found = re.search(re.escape(settings.SITE_URL) + rf"(/registration/{kind}/\S+/)", message.body)
     assert found, message.body
     return found[1]
-
-
-def _register(page, base: str, event, name: str, email: str, button: str) -> None:
-    page.goto(base + event.get_absolute_url())
-    page.get_by_role("link", name=button).click()
-    page.fill("#id_name", name)
-    page.fill("#id_email", email)
-    page.get_by_role("button", name=button).click()
-    page.get_by_text(f"we mailed a link to {email}").wait_for()
 
 
 def _confirm(page, base: str, email: str) -> None:
@@ -62,7 +53,7 @@ def test_register_confirm_waitlist_and_promotion(live_server, phone, browser):
     shoot_widths(phone, "registration-public")
     phone.get_by_role("link", name="Register").click()
     shoot_widths(phone, "registration-register")
-    _register(phone, base, event, "Ann Andersson", "ann@mail.example", "Register")
+    register_in_browser(phone, base, event, "Ann Andersson", "ann@mail.example", "Register")
     shoot_widths(phone, "registration-mail-sent")
     ann = Registration.objects.get(email="ann@mail.example")
     assert ann.status == RegistrationStatus.UNCONFIRMED
@@ -76,7 +67,7 @@ def test_register_confirm_waitlist_and_promotion(live_server, phone, browser):
     other = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
     bea_page = other.new_page()
     bea_page.set_default_timeout(15_000)
-    _register(bea_page, base, event, "Bea Berg", "bea@mail.example", "Join the waitlist")
+    register_in_browser(bea_page, base, event, "Bea Berg", "bea@mail.example", "Join the waitlist")
     _confirm(bea_page, base, "bea@mail.example")
     bea_page.get_by_text("you are on the waitlist").wait_for()
     shoot_widths(bea_page, "registration-waitlisted")

@@ -13,7 +13,7 @@ from django.conf import settings
 
 from tests.support.browser import director_of
 from tests.support.factories import ClubFactory
-from tests.support.registration import open_event
+from tests.support.registration import open_event, register_in_browser
 from tests.support.smtp import Sink, text_of
 from tests.support.waiting import wait_until
 from tournaments.models import Registration, RegistrationStatus
@@ -35,15 +35,6 @@ def _link(sink: Sink, to: str, subject: str, kind: str) -> str:
     return found[1]
 
 
-def _register(page, base: str, event, name: str, email: str, button: str) -> None:
-    page.goto(base + event.get_absolute_url())
-    page.get_by_role("link", name=button).click()
-    page.fill("#id_name", name)
-    page.fill("#id_email", email)
-    page.get_by_role("button", name=button).click()
-    page.get_by_text(f"we mailed a link to {email}").wait_for()
-
-
 def test_register_confirm_waitlist_and_promotion_by_mail_over_smtp(
     live_server, phone, browser, smtp_sink
 ):
@@ -52,7 +43,7 @@ def test_register_confirm_waitlist_and_promotion_by_mail_over_smtp(
     director_of(club)
     event = open_event(club, capacity=1, name="Friday Rummy")
 
-    _register(phone, base, event, "Ann Andersson", "ann@mail.example", "Register")
+    register_in_browser(phone, base, event, "Ann Andersson", "ann@mail.example", "Register")
     phone.goto(base + _link(smtp_sink, "ann@mail.example", "confirm your registration", "confirm"))
     phone.get_by_role("button", name="Confirm the registration").click()
     phone.get_by_text("Ann Andersson is registered").wait_for()
@@ -60,7 +51,7 @@ def test_register_confirm_waitlist_and_promotion_by_mail_over_smtp(
     other = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB")
     bea_page = other.new_page()
     bea_page.set_default_timeout(15_000)
-    _register(bea_page, base, event, "Bea Berg", "bea@mail.example", "Join the waitlist")
+    register_in_browser(bea_page, base, event, "Bea Berg", "bea@mail.example", "Join the waitlist")
     bea_page.goto(
         base + _link(smtp_sink, "bea@mail.example", "confirm your registration", "confirm")
     )

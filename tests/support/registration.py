@@ -52,3 +52,14 @@ def guest(event, name, email=None):
 
 def anonymous():
     return AnonymousUser()
+
+
+def register_in_browser(page, base: str, event, name: str, email: str, button: str) -> None:
+    """A guest registers (or joins the waitlist: `button`) on the public event page in a
+    real browser, and is told a link was mailed."""
+    page.goto(base + event.get_absolute_url())
+    page.get_by_role("link", name=button).click()
+    page.fill("#id_name", name)
+    page.fill("#id_email", email)
+    page.get_by_role("button", name=button).click()
+    page.get_by_text(f"we mailed a link to {email}").wait_for()
