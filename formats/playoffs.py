@@ -164,10 +164,14 @@ def playoff_settle(*, playoff: Table) -> bool:
 
 
 @receiver(results_changed, dispatch_uid="formats.playoffs.deal_confirmed")
-def _deal_confirmed(*, table_id: int | None, reason: str, **_kwargs: object) -> None:
+def _deal_confirmed(
+    *, table_id: int | None, reason: str, table: Table | None = None, **_kwargs: object
+) -> None:
     """A play-off's deal confirmed settles its tie, in the confirmation's transaction."""
     if reason != "deal_confirmed" or table_id is None:
         return
+    if table is not None and table.playoff_of_id is None:
+        return  # the confirming table is no play-off (most are not): nothing to read
     playoff = (
         Table.everything.filter(pk=table_id, playoff_of__isnull=False)
         .select_related("stage__event__club")

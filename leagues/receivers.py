@@ -13,16 +13,28 @@ from leagues.selectors import COUNTED_STATUSES
 from leagues.services import league_mark_stale, league_mark_stale_many
 from leagues.tasks import league_recompute_queue
 from tournaments.changes import results_changed, results_changed_many
-from tournaments.models import Event
+from tournaments.models import Event, Table
 from tournaments.visibility import is_public, public_events_q
 
 # A change the table hears of even from a private event: it became countable or stopped.
 ALWAYS = frozenset({"event_finished", "publication"})
+# What decides whether an event's change reaches its season's table.
+FIELDS = ("season_id", "status", "published_at")
+
+
+def _fields(event: Event) -> dict[str, Any]:
+    return {name: getattr(event, name) for name in FIELDS}
 
 
 @receiver(results_changed, dispatch_uid="leagues.receivers.season_stale")
 def season_stale(
-    sender: Any, *, event_id: int, reason: str, seasons: Sequence[int] = (), **kwargs: Any
+    sender: Any,
+    *,
+    event_id: int,
+    reason: str,
+    seasons: Sequence[int] = (),
+    table: Table | None = None,
+    **kwargs: Any,
 ) -> None:
     """Only an event of a season that is in play or finished feeds its table (a published
     one, or one just published or taken back private): an event of no season, a private
@@ -32,7 +44,11 @@ def season_stale(
         _mark(season_id)
     if seasons:
         return
-    event = Event.objects.filter(pk=event_id).values("season_id", "status", "published_at").first()
+    event = (
+        _fields(table.stage.event)
+        if table is not None
+        else Event.objects.filter(pk=event_id).values(*FIELDS).first()
+    )
     if event is None or event["season_id"] is None or event["status"] not in COUNTED_STATUSES:
         return
     if event["published_at"] is None and reason not in ALWAYS:

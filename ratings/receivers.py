@@ -38,12 +38,28 @@ TABLE_REASONS = frozenset({"deal_saved", "deal_confirmed", "deal_voided"})
 
 @receiver(results_changed, dispatch_uid="ratings.receivers.results_changed")
 def event_results_changed(
-    sender: Any, *, event_id: int, reason: str, table_id: int | None = None, **kwargs: Any
+    sender: Any,
+    *,
+    event_id: int,
+    reason: str,
+    table_id: int | None = None,
+    table: Table | None = None,
+    **kwargs: Any,
 ) -> None:
     if reason in TABLE_REASONS and table_id is not None:
+        if table is not None and not _rated_now(table):
+            return  # a table still in play, as nearly every save is: rated at its stage's close
         _table_changed(table_id)
     elif reason in EVENT_REASONS:
         _event_changed(event_id, reason)
+
+
+def _rated_now(table: Table) -> bool:
+    """Whether a change at `table` (its stage and event loaded) can touch rated games: the
+    same test as `_table_changed`'s query, on the row the caller holds."""
+    return (
+        table.stage.status == StageStatus.FINISHED and table.stage.event.variant_id in RATED_GAMES
+    )
 
 
 def _table_changed(table_id: int) -> None:

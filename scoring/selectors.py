@@ -237,10 +237,13 @@ def sheet_of(
     )
 
 
-def table_sheet(*, table: Table, confirmed_only: bool = False) -> TableSheet:
+def table_sheet(*, table: Table, confirmed_only: bool = False, reload: bool = True) -> TableSheet:
     """`table`'s sheet; `confirmed_only`: its confirmed deals alone (a public page of a
-    club that shows confirmed results only)."""
-    table = Table.everything.select_related("stage__event__club").get(pk=table.pk)
+    club that shows confirmed results only). `reload=False`: `table` was read with its
+    stage, event and club in this request (a table's link: `table_by_key`) and is used as
+    it is, one query fewer on every poll and save of a phone."""
+    if reload:
+        table = Table.everything.select_related("stage__event__club").get(pk=table.pk)
     seats = list(table.seats.select_related("player").order_by("position"))
     deals = list(table.deals.order_by("number"))
     return sheet_of(table, seats, deals, table.variant, confirmed_only)

@@ -143,7 +143,12 @@ def _version_row(deal: Deal, action: str, by: Actor, request_id: str, **extra: A
 
 
 def deal_judge(
-    *, table: Table, number: int, entry: dict[str, Any], deals: list[Deal] | None = None
+    *,
+    table: Table,
+    number: int,
+    entry: dict[str, Any],
+    deals: list[Deal] | None = None,
+    seats: int | None = None,
 ) -> DealScore:
     """Score `entry` as deal `number` and the whole table with it in place.
 
@@ -151,9 +156,10 @@ def deal_judge(
     it (a re-entry of a player still in, a deal after the game ended, a correction that
     makes a later deal impossible: the message names that deal). The live check and the
     save both call this, so the check never calls right what the save will refuse.
+    `deals`, `seats` (how many): as the caller read them already.
     """
     variant = table.variant
-    seats = table.seats.count()
+    seats = table.seats.count() if seats is None else seats
     deals = list(Deal.objects.filter(table=table).order_by("number")) if deals is None else deals
     score = score_deal(variant, number, entry)
     if len(score.points) != seats:
@@ -237,7 +243,11 @@ def deal_record(
     # Under this table's own lock, in its one write of the table's row: the draw of its
     # stage now stands (has_scores).
     results_change(
-        event_id=table.stage.event_id, table_id=table.pk, reason="deal_saved", has_scores=True
+        event_id=table.stage.event_id,
+        table_id=table.pk,
+        reason="deal_saved",
+        table=table,
+        has_scores=True,
     )
     return deal
 
@@ -284,7 +294,9 @@ def deal_confirm(
     deal.status = DealStatus.CONFIRMED
     deal.version += 1
     deal.save(update_fields=["status", "version", "updated_at"])
-    results_change(event_id=table.stage.event_id, table_id=table.pk, reason="deal_confirmed")
+    results_change(
+        event_id=table.stage.event_id, table_id=table.pk, reason="deal_confirmed", table=table
+    )
     _version_row(deal, DealAction.CONFIRM, by, request_id, flag=verdict.flag)
     return deal
 

@@ -75,11 +75,11 @@ class TotalsTable(BaseTable):
 def totals_table(
     matrix: PointsMatrix,
     *,
-    my_seat: int | None = None,
     director: bool = False,
     export: bool = False,
 ) -> TotalsTable:
-    """The sheet of `matrix`: the phone's own seat (`my_seat`) marked, the deal numbers
+    """The sheet of `matrix`: each row says its seat (the page marks the phone's own by it,
+    so the sheet is the same for every phone at the table and cached once), the deal numbers
     linked to their correction for a director; `export`: plain headers for a download."""
     key = matrix.table.entry_key
     columns = [
@@ -98,7 +98,7 @@ def totals_table(
         matrix.rows,
         extra_columns=columns,
         exclude=exclude,
-        row_attrs={"class": lambda record: "me" if record.seat.position == my_seat else None},
+        row_attrs={"data-seat": lambda record: record.seat.position},
     )
 
 

@@ -146,25 +146,19 @@ def _entry_context(
     reason: str = "",
     **extra: Any,
 ) -> dict[str, Any]:
-    """The entry page's context: the sheet, who is here, and the deal's forms (`entry` as
-    posted, else blank or showing the `stored` entry of a correction)."""
-    sheet = table_sheet(table=table)
-    actor, director = _visitor(request, table)
+    """The entry page's context: `_live_context` and the deal's forms (`entry` as posted,
+    else blank or showing the `stored` entry of a correction)."""
+    context = _live_context(request, table)
+    sheet = context["sheet"]
     # While a deal waits for confirmation the table confirms or corrects it; only the phone
     # correcting a deal gets a form (the next deal's would lead into the conflict screen).
     waiting = bool(sheet.unconfirmed) and "number" not in extra
     number = extra.get("number") or (None if waiting else sheet.next_number)
     variant = sheet.variant
     return {
-        "sheet": sheet,
-        "names": [seat.player.name for seat in sheet.seats],
-        "table": table,
-        "event": table.stage.event,
+        **context,
         "variant": variant,
-        "actor": actor,
-        "is_director": director,
-        "my_seat": next((s for s in sheet.seats if s.position == actor.seat), None),
-        "pending": _pending(table, sheet.unconfirmed, actor, director),
+        "my_seat": next((s for s in sheet.seats if s.position == context["actor"].seat), None),
         "number": number,
         "waiting": waiting,
         **_heading(sheet, number),
@@ -174,6 +168,24 @@ def _entry_context(
             number=number, expected_version=expected_version, reason=reason
         ),
         **extra,
+    }
+
+
+def _live_context(request: HttpRequest, table: Table) -> dict[str, Any]:
+    """What the polled part shows (scoring/_table_live.html): the sheet, who is here, the
+    deals waiting for confirmation; no forms, which the poll never shows and which cost
+    most of building a page. `table` is the one the request's link loaded (its stage,
+    event and club with it), not read again."""
+    sheet = table_sheet(table=table, reload=False)
+    actor, director = _visitor(request, table)
+    return {
+        "sheet": sheet,
+        "names": [seat.player.name for seat in sheet.seats],
+        "table": table,
+        "event": table.stage.event,
+        "actor": actor,
+        "is_director": director,
+        "pending": _pending(table, sheet.unconfirmed, actor, director),
     }
 
 
@@ -244,12 +256,16 @@ def _wants_part(request: HttpRequest) -> bool:
     return request.headers.get(PART_HEADER) == "1"
 
 
-def _back_to_table(request: HttpRequest, table: Table) -> HttpResponse:
+def _back_to_table(
+    request: HttpRequest, table: Table, *, seat_changed: bool = False
+) -> HttpResponse:
     """After a save, confirmation or seat claim: a plain form is redirected to the table's
-    page; the page's script is answered its main part as it now is, in the same request."""
+    page; the page's script is answered its main part as it now is, in the same request.
+    `seat_changed`: this phone's seat may have changed (a claim), so it is read again."""
     if not _wants_part(request):
         return redirect("table_entry", key=table.entry_key)
-    request.__dict__.pop("_lappu_visitor", None)  # the seat may have changed
+    if seat_changed:
+        request.__dict__.pop("_lappu_visitor", None)
     return _table_answer(request, table, kind="sent")
 
 
@@ -300,7 +316,7 @@ def _table_live(request: HttpRequest, table: Table) -> HttpResponse:
     tag = _live_tag(request, table, versions)
     if tag is not None and tag in if_none_match(request):
         return table_not_modified(tag)  # the link works and nothing changed: nothing to build
-    context = {**_entry_context(request, table), "fragments": _fragments(table, versions)}
+    context = {**_live_context(request, table), "fragments": _fragments(table, versions)}
     response = render(request, "scoring/_table_live.html", context)
     if tag is not None:
         response["ETag"] = tag
@@ -357,7 +373,7 @@ def table_seat(request: HttpRequest, table: Table) -> HttpResponse:
             )
         except RuleViolation as error:
             messages.error(request, violation_text(error, table_names(table)))
-    return _back_to_table(request, table)
+    return _back_to_table(request, table, seat_changed=True)
 
 
 def _posted_entry(request: HttpRequest, table: Table) -> tuple[DealEntry, DealMetaForm]:
@@ -377,7 +393,12 @@ def table_check(request: HttpRequest, table: Table) -> HttpResponse:
     score = None
     if entry.is_valid():
         try:
-            score = deal_judge(table=table, number=meta.deal_number, entry=entry.to_entry())
+            score = deal_judge(
+                table=table,
+                number=meta.deal_number,
+                entry=entry.to_entry(),
+                seats=len(entry.seats),
+            )
         except RuleViolation as error:
             entry.add_violation(error)
     rows = (
@@ -485,7 +506,8 @@ def deal_edit(request: HttpRequest, table: Table, number: int) -> HttpResponse:
 @table_page
 @rate_limit(scope="table_write")
 def deal_confirm_view(request: HttpRequest, table: Table, number: int) -> HttpResponse:
-    deal = get_object_or_404(Deal, table=table, number=number)
+    # Through the table's own manager: the deal comes with its table, not read again.
+    deal = get_object_or_404(table.deals, number=number)
     if not _may_enter(request, table):
         return _back_to_table(request, table)
     actor = _actor(request, table)

@@ -28,8 +28,10 @@ from django.utils import timezone
 
 from tournaments.models import Event, Table
 
-# Sent with event_id (int), table_id (int | None: the change concerns one table) and
-# reason (one of REASONS).
+# Sent with event_id (int), table_id (int | None: the change concerns one table), reason
+# (one of REASONS) and table (Table | None): that table as the caller holds it locked, with
+# its stage, event and club, so a receiver reads what it needs from it and not the database
+# (a save and a confirmation at 250 tables are most of a night's writes).
 results_changed = Signal()
 # Sent with event_ids (list[int]) and reason, by a change that reaches many events at once
 # (players merged): the receivers do for all of them together what they do for one, in a
@@ -61,6 +63,7 @@ def results_change(
     reason: str,
     table_id: int | None = None,
     seasons: Sequence[int] = (),
+    table: Table | None = None,
     **table_fields: Any,
 ) -> None:
     """Record that `event_id`'s results changed now (at table `table_id` only, when given:
@@ -70,7 +73,8 @@ def results_change(
     second update of a row in one transaction checks its foreign keys again (the stage's
     row then needs a share lock, which a redraw holding the stage would make a deadlock of),
     so a save writes its table's row once. `seasons`: the seasons whose league tables the
-    change reaches besides the event's own (one it just left).
+    change reaches besides the event's own (one it just left). `table`: table `table_id` as
+    the caller read it under its lock (its stage, event and club loaded), for the receivers.
     """
     if reason not in REASONS:
         raise ValueError(f"not a reason for a results change: {reason!r}")
@@ -80,8 +84,14 @@ def results_change(
         )
     else:
         Event.objects.filter(pk=event_id).update(results_changed_at=timezone.now())
+    held = table if table is not None and table.pk == table_id else None
     results_changed.send(
-        sender=Event, event_id=event_id, table_id=table_id, reason=reason, seasons=seasons
+        sender=Event,
+        event_id=event_id,
+        table_id=table_id,
+        reason=reason,
+        seasons=seasons,
+        table=held,
     )
 
 

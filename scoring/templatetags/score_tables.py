@@ -17,13 +17,10 @@ register = template.Library()
 
 
 @register.simple_tag
-def totals_table(sheet: TableSheet, actor: Any = None, director: bool = False) -> SafeString:
-    """A table's sheet: `actor`'s own seat marked, deal numbers linked for a director."""
-    table = tables.totals_table(
-        sheet_points_matrix(sheet=sheet),
-        my_seat=getattr(actor, "seat", None),
-        director=bool(director),
-    )
+def totals_table(sheet: TableSheet, director: bool = False) -> SafeString:
+    """A table's sheet, deal numbers linked for a director. The phone's own row is marked
+    by the page around it (`data-me` on #table-live, static/css/site.css)."""
+    table = tables.totals_table(sheet_points_matrix(sheet=sheet), director=bool(director))
     return table.as_html(None)
 
 

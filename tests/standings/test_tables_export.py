@@ -170,15 +170,20 @@ def test_the_points_matrix_has_a_cell_per_seat_and_deal(night):
         assert row.total == sum(row.points)
 
 
-def test_the_sheet_marks_the_phones_seat_unconfirmed_and_voided_deals(night):
+def test_the_sheet_marks_each_seat_unconfirmed_and_voided_deals(night):
     _event, tables = night
     table = tables[0]
     confirm(Deal.objects.get(table=table, number=1))
     second = play_night(table, 2, out=1)
     sheet = table_sheet(table=table)
     html = render_to_string("scoring/_totals.html", {"sheet": sheet, "actor": SEAT1})
-    me = re.findall(r'<tr class="me[^"]*">.*?</tr>', html, re.S)
-    assert len(me) == 1 and sheet.seats[1].player.name in me[0]
+    # Each row says its seat: the page around the sheet marks the phone's own by it (the
+    # same sheet for every phone at the table; tests/scoring/test_table_answers.py).
+    rows = dict(re.findall(r'<tr data-seat="(\d)"[^>]*>(.*?)</tr>', html, re.S))
+    assert sorted(rows) == ["0", "1", "2", "3"]
+    assert all(seat.player.name in rows[str(seat.position)] for seat in sheet.seats)
+    css = (settings.BASE_DIR / "static" / "css" / "site.css").read_text()
+    assert '[data-me="1"] tr[data-seat="1"]' in css
     assert re.search(r'title="Deal 2">\s*2\*', html) and "/edit/" not in html
     assert "* not yet confirmed" in html
 
