@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Deal, DealVersion
@@ -172,6 +174,35 @@ def test_the_answer_takes_a_constant_number_of_queries(table, django_assert_max_
         bob.post(reverse("deal_confirm", args=[table.entry_key, number]), confirm, headers=PART)
     # (With Redis the first save may read a version the cache does not hold yet.)
     assert counts[1] == counts[2], counts
+
+
+def _table_reads(captured) -> list[str]:
+    return [
+        query["sql"]
+        for query in captured.captured_queries
+        if query["sql"].startswith('SELECT "tournaments_table"."id", ')  # the whole row
+    ]
+
+
+def test_a_save_and_a_confirmation_read_their_table_twice_and_its_event_through_it(table):
+    # At 250 tables these are most of a night's writes: the link's table (with its stage,
+    # event and club) is read once and its row once more under the lock; the sheet, the
+    # results receivers (league, rating, play-off) and the confirmation use those, and the
+    # poll reads the table once. It read the table five or six times each.
+    alice, bob = _seated(table, 0), _seated(table, 1)
+    season = '"tournaments_event"."season_id" AS'  # the league's receiver, once its own read
+    with CaptureQueriesContext(connection) as saved:
+        alice.post(reverse("deal_save", args=[table.entry_key, 1]), deal_post(), headers=PART)
+    with CaptureQueriesContext(connection) as polled:
+        bob.get(reverse("table_live", args=[table.entry_key]), headers={"HX-Request": "true"})
+    with CaptureQueriesContext(connection) as confirmed:
+        bob.post(reverse("deal_confirm", args=[table.entry_key, 1]),
+                 {"expected_version": 1, "request_id": "c"}, headers=PART)  # fmt: skip
+    assert Deal.objects.get(table=table, number=1).is_confirmed
+    for captured in (saved, confirmed):
+        assert len(_table_reads(captured)) == 2, _table_reads(captured)
+        assert not [q for q in captured.captured_queries if season in q["sql"]]
+    assert len(_table_reads(polled)) == 1, _table_reads(polled)
 
 
 def test_the_shared_parts_change_with_the_table(table):
