@@ -3,8 +3,6 @@ the partial is included (the table's phones and their poll, the public page)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 from django.utils.safestring import SafeString
 
