@@ -10,8 +10,10 @@ from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from core.conditional import (
     cache_get_many,
@@ -55,32 +57,69 @@ def public_part(
     event_id: int,
     *,
     kind: str,
-    render_part: Callable[[HttpRequest, Event, str | None], str],
+    render_part: Callable[[HttpRequest, Event], str],
     ranked: bool = False,
-    polls: str = "",
 ) -> HttpResponse:
     """A polled part of a public page (`kind`: the event page's live part, the big screen's):
     304 while the event's results are unchanged, else the part from the cache (rendered by
     `render_part` when it is not there). `ranked`: the part holds the paged ranking, whose
-    query is part of what is cached. `polls`: the kind of the part that this one (a whole
-    page) polls; `render_part` is given that part's tag as of the same version, for the
-    page to say (data-poll-tag), so its first poll asks with it (and is a 304, also shed)."""
+    query is part of what is cached."""
+    found = _current(request, slug, event_id, kind, ranked, viewer="")
+    if isinstance(found, HttpResponse):
+        return found
+    event, stamp, query = found
+    part, shown = cached_part(kind, stamp, event, query, partial(render_part, request, event))
+    response = part_response(request, part.html, part.gzipped)
+    shown_tag = public_tag(request, kind, shown, slug, query, viewer="")
+    return with_validators(response, shown_tag, last_modified(shown))
+
+
+def public_page(
+    request: HttpRequest,
+    slug: str,
+    event_id: int,
+    *,
+    kind: str,
+    template: str,
+    polls: str,
+    render_part: Callable[[HttpRequest, Event], str],
+    ranked: bool = False,
+    viewer: str = "",
+) -> HttpResponse:
+    """A whole public page (`kind`): `template` around the part it polls (`polls`), that
+    part taken from the cache as its polls take it, so a version's standings are worked out
+    once for the page and its polls alike (at 250 tables that is most of a page's cost).
+    The page says the part's tag (data-poll-tag), so its first poll asks with it and is a
+    304, also when spectators' polls are shed. `viewer`: what makes the page this visitor's
+    (page_viewer), where it carries forms."""
+    found = _current(request, slug, event_id, kind, ranked, viewer=viewer)
+    if isinstance(found, HttpResponse):
+        return found
+    event, stamp, query = found
+    part, shown = cached_part(polls, stamp, event, query, partial(render_part, request, event))
+    poll_tag = public_tag(request, polls, shown, slug, query, viewer="")
+    context = {"event": event, "live_html": mark_safe(part.html), "poll_tag": poll_tag}
+    response = render(request, template, context)
+    page_tag = public_tag(request, kind, shown, slug, query, viewer=viewer)
+    return with_validators(response, page_tag, last_modified(shown))
+
+
+def _current(
+    request: HttpRequest, slug: str, event_id: int, kind: str, ranked: bool, *, viewer: str
+) -> tuple[Event, Stamp | None, str] | HttpResponse:
+    """A 304 when the visitor holds `kind` as it is now (for a public event before the
+    database is asked), else the event, its stamp and the ranking's query."""
     query = ranking_query(request, page_path(slug, event_id)) if ranked else ""
     stamp = stamp_of(event_id)
-    tag = public_tag(request, kind, stamp, slug, query, viewer="")
+    tag = public_tag(request, kind, stamp, slug, query, viewer=viewer)
     if answer := early_304(request, stamp, tag, visible=False):
         return answer
     event = public_event_or_404(request, slug, event_id)
     stamp = checked_stamp(stamp, event)
-    tag = public_tag(request, kind, stamp, slug, query, viewer="")
+    tag = public_tag(request, kind, stamp, slug, query, viewer=viewer)
     if answer := early_304(request, stamp, tag, visible=True):
         return answer
-    polled = public_tag(request, polls, stamp, slug, query, viewer="") if polls else None
-    render = partial(render_part, request, event, polled)
-    part, shown = cached_part(kind, stamp, event, query, render)
-    response = part_response(request, part.html, part.gzipped)
-    shown_tag = public_tag(request, kind, shown, slug, query, viewer="")
-    return with_validators(response, shown_tag, last_modified(shown))
+    return event, stamp, query
 
 
 def stamp_of(event_id: int) -> Stamp | None:
@@ -125,8 +164,7 @@ def page_viewer(request: HttpRequest) -> str:
     return f"{user_key(request)}\x1f{csrf}"
 
 
-def render_live(request: HttpRequest, event: Event, poll_tag: str | None = None) -> str:
-    # (`poll_tag`: the live part polls nothing itself.)
+def render_live(request: HttpRequest, event: Event) -> str:
     # Every round's own page and seating, not only the newest's (the big screen needs none).
     stages = [] if event.spec.one_stage else public_stages(event=event)
     context = {**live_context(event), "stages": stages, "sections": event_sections(event)}

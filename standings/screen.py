@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 
 from core.load import shed_when_busy
 from core.places import place_text
-from standings.parts import live_context, public_part
+from standings.parts import live_context, public_page, public_part
 from standings.standings import BY_MATCH_WINS, BY_TOTAL
 from tournaments.models import Event
 
@@ -40,13 +40,14 @@ class PlayingTable:
 
 
 def event_screen(request: HttpRequest, slug: str, event_id: int) -> HttpResponse:
-    return public_part(
+    return public_page(
         request,
         slug,
         event_id,
         kind="screen",
-        render_part=_render("standings/screen/screen.html"),
+        template="standings/screen/screen.html",
         polls="screen-live",
+        render_part=render_screen_live,
     )
 
 
@@ -57,15 +58,12 @@ def event_screen_live(request: HttpRequest, slug: str, event_id: int) -> HttpRes
         slug,
         event_id,
         kind="screen-live",
-        render_part=_render("standings/screen/_live.html"),
+        render_part=render_screen_live,
     )
 
 
-def _render(template: str) -> Any:
-    def render_part(request: HttpRequest, event: Event, poll_tag: str | None) -> str:
-        return render_to_string(template, {**screen_context(event), "poll_tag": poll_tag}, request)
-
-    return render_part
+def render_screen_live(request: HttpRequest, event: Event) -> str:
+    return render_to_string("standings/screen/_live.html", screen_context(event), request)
 
 
 def screen_context(event: Event) -> dict[str, Any]:

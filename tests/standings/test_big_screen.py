@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import html as html_module
 import re
 
 import pytest
@@ -87,6 +88,32 @@ def test_the_screens_poll_is_a_304_while_nothing_changes(
     after = client.get(live, headers={"if-none-match": first["ETag"]})
     assert after.status_code == 200
     assert "1 deal" in after.content.decode()
+
+
+def test_the_screen_and_its_poll_work_out_a_version_once(client, big_event, monkeypatch):
+    """At 250 tables the standings are most of what either costs: the page takes its part
+    from the cache the polls fill (and the reverse), so a version is worked out once."""
+    from standings import screen
+
+    worked_out = []
+    real = screen.screen_context
+
+    def counted(event):
+        worked_out.append(event.pk)
+        return real(event)
+
+    monkeypatch.setattr(screen, "screen_context", counted)
+    event, tables = big_event
+    page, live = screen_urls(event)
+    html = client.get(page).content.decode()
+    tag = html_module.unescape(re.search(r'data-poll-tag="([^"]+)"', html)[1])
+    assert client.get(live, headers={"if-none-match": tag}).status_code == 304
+    assert client.get(live).status_code == 200
+    assert worked_out == [event.pk]
+    save_deal(tables[2])
+    assert client.get(live).status_code == 200
+    assert "1 deal" in client.get(page).content.decode()
+    assert worked_out == [event.pk, event.pk]
 
 
 def test_a_private_event_has_no_screen_but_for_its_directors(client):
