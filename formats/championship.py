@@ -19,7 +19,6 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -29,13 +28,11 @@ from core.places import place_text
 from formats.finish import event_finish
 from rules import RuleViolation
 from rules.i18n import _
-from scoring.models import Deal
 from scoring.selectors import (
     TableSheet,
-    TableTieBreaks,
-    sheet_of,
     stage_precedence,
     stage_sheets,
+    stages_sheets,
     tie_facts,
 )
 from tournaments.changes import results_change
@@ -603,24 +600,20 @@ class Bracket:
         )
 
 
-def championship_bracket(*, event: Event) -> Bracket:
+def championship_bracket(
+    *, event: Event, sheets: dict[int, list[TableSheet]] | None = None
+) -> Bracket:
     """Every seated stage of the championship, its tables with who sat there and their
-    totals, who went on (marked), the champion and, once over, the final ranking. Three
-    queries whatever the number of stages and tables."""
+    totals, who went on (marked), the champion and, once over, the final ranking. Four
+    queries whatever the number of stages and tables; one where `sheets` (every seated
+    stage's, by stage id, counting every deal: the standings' `every_sheet`) are given."""
     stages = list(
-        event.stages.filter(status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED])
-        .order_by("number")
-        .prefetch_related(
-            Prefetch(
-                "tables",
-                queryset=Table.objects.order_by("number").prefetch_related(
-                    Prefetch("seats", queryset=Seat.objects.select_related("player")),
-                    Prefetch("deals", queryset=Deal.objects.order_by("number")),
-                ),
-            )
+        event.stages.filter(status__in=[StageStatus.CONFIRMED, StageStatus.FINISHED]).order_by(
+            "number"
         )
     )
-    variant = event.variant
+    if sheets is None or any(stage.pk not in sheets for stage in stages):
+        sheets = stages_sheets(stages)
     out: list[BracketStage] = []
     champion: str | None = None
     closed: list[Advancement[int]] = []
@@ -640,11 +633,7 @@ def championship_bracket(*, event: Event) -> Bracket:
             for player in (row["player"], *row["tie_break"].get("order", []))
         }
         tables = []
-        # The stage's recorded tie-breaks, read once for all its tables (if a tie needs them).
-        recorded = TableTieBreaks(stage_id=stage.pk)
-        for table in stage.tables.all():
-            seats = sorted(table.seats.all(), key=lambda seat: seat.position)
-            sheet = _standing_sheet(table, seats, variant, recorded)
+        for sheet in sheets[stage.pk]:
             decided_by = {place.position: place.decided_by for place in sheet.order}
             unconfirmed = bool(sheet.unconfirmed)
             rows = []
@@ -666,7 +655,7 @@ def championship_bracket(*, event: Event) -> Bracket:
                 )
                 if player == winner:
                     champion = row["seat"].player.name
-            tables.append(BracketTable(table.number, rows, sheet.standing.finished))
+            tables.append(BracketTable(sheet.table.number, rows, sheet.standing.finished))
         players = sum(len(table.seats) for table in tables)
         note = single_stage_note(stage=stage, players=players, tables=len(tables))
         out.append(BracketStage(stage.number, stage.status, tables, bool(outcome), note))
@@ -676,12 +665,6 @@ def championship_bracket(*, event: Event) -> Bracket:
     if closed and closed[-1].over:
         ranking = list(final_ranking(closed))
     return Bracket(stages=out, champion=champion, ranking=ranking, event=event)
-
-
-def _standing_sheet(
-    table: Table, seats: list[Seat], variant: Any, recorded: TableTieBreaks | None = None
-) -> TableSheet:
-    return sheet_of(table, seats, list(table.deals.all()), variant, tie_breaks=recorded)
 
 
 # -- the manage page's "Close stage N" ------------------------------------------------------------

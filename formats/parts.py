@@ -18,6 +18,7 @@ from formats.forms import DriftDecisionForm, StageCloseForm, TieBreakForm
 from formats.headtohead import h2h_event_standings
 from formats.playoffs import playoff_offered, table_playoffs
 from formats.series import series_preview
+from scoring.selectors import TableSheet
 from tournaments.models import Event
 
 
@@ -34,9 +35,12 @@ def manage_parts(event: Event) -> dict[str, Any]:
     return parts
 
 
-def public_parts(event: Event) -> dict[str, Any]:
-    """The public page's format partials' context besides the standings (the bracket)."""
-    return {"bracket": championship_bracket(event=event)} if "bracket" in event.spec.boards else {}
+def public_parts(event: Event, sheets: dict[int, list[TableSheet]] | None = None) -> dict[str, Any]:
+    """The public page's format partials' context besides the standings (the bracket,
+    drawn from `sheets` where the standings read them: their `every_sheet`)."""
+    if "bracket" not in event.spec.boards:
+        return {}
+    return {"bracket": championship_bracket(event=event, sheets=sheets)}
 
 
 def _close(event: Event) -> dict[str, Any] | None:

@@ -184,7 +184,7 @@ def live_context(event: Event) -> dict[str, Any]:
     return {
         "event": event,
         "standings": standings,
-        **public_parts(event),
+        **public_parts(event, standings.every_sheet),
         "sheets": sheets,
         "pending": standings.pending or any(sheet.unconfirmed for sheet in sheets),
     }

@@ -83,6 +83,10 @@ class Standings:
     board: H2HBoard | None = None
     # The players whose names link to their record (tournaments.privacy.record_public).
     record_links: frozenset[int] = frozenset()
+    # A championship's every seated stage's sheets by stage id, counting every deal (None
+    # where they were not read so: a club showing confirmed deals alone): the bracket
+    # beside the standings is drawn from them instead of reading them again.
+    every_sheet: dict[int, list[TableSheet]] | None = None
 
     @property
     def pending(self) -> bool:
@@ -600,6 +604,7 @@ def _championship(event: Event, confirmed_only: bool, read: _Read | None = None)
         champion=champion_row,
         mid_evening=mid_evening,
         after_deals=after_deals,
+        every_sheet=sheets if read is None and not confirmed_only else None,
     )
 
 

@@ -355,3 +355,24 @@ def test_six_entrants_at_one_table_are_told_why_the_first_stage_is_the_final(cli
     # A first stage of several tables needs no such word.
     other, _stage, _director = championship(9)
     assert [s.final_note for s in championship_bracket(event=other).stages] == [""]
+
+
+def test_the_public_bracket_is_drawn_from_the_sheets_the_standings_read():
+    """At 250 tables a sheet read is most of the public part's cost: the bracket beside
+    the standings takes theirs, and is what it would be read on its own."""
+    from standings.parts import live_context
+
+    event, stage, director = championship(9)
+    for table in stage.tables.all():
+        play(table, winner_scheme(3, winner=2))
+    following = championship_stage_close(stage=stage, by=director, seed=5)
+    stage_confirm(stage=following)
+    (final,) = following.tables.all()
+    play(final, winner_scheme(3, winner=1), upto=2)
+    event.refresh_from_db()
+    with CaptureQueriesContext(connection) as read:
+        context = live_context(event)
+    deal_reads = [q["sql"] for q in read.captured_queries if 'FROM "scoring_deal"' in q["sql"]]
+    assert len(deal_reads) == 1
+    assert [s.number for s in context["bracket"].stages] == [1, 2]
+    assert context["bracket"] == championship_bracket(event=event)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rules
 from rules import RuleViolation
@@ -208,3 +210,33 @@ def test_a_precedence_must_start_with_the_total():
 
 def test_the_examples_in_the_module_hold():
     assert doctest.testmod(tiebreaks).failed == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 3),  # total
+            st.one_of(st.none(), st.integers(1, 4)),  # table (None: sat at none)
+            st.integers(1, 5),  # place at the table
+        ),
+        max_size=14,
+    )
+)
+def test_head_to_head_ranks_each_player_by_whom_they_beat_at_their_own_table(rows):
+    """Counted table by table (a hall-wide tie is a thousand players), it is still what
+    the rule says: among the tied, how many from one's own table placed above one."""
+    group = contenders(
+        *((f"P{i}", total, 0, 0, 0, table, place) for i, (total, table, place) in enumerate(rows))
+    )
+    keys = tiebreaks._keys("head_to_head", group, lambda: ())
+    assert keys == [
+        sum(
+            1
+            for other in group
+            if other.table is not None
+            and other.table == c.table
+            and other.table_place < c.table_place
+        )
+        for c in group
+    ]

@@ -31,6 +31,8 @@ that set it apart from the row above (``decided_by``): ``"total"`` or a tie-brea
 from __future__ import annotations
 
 import enum
+from bisect import bisect_left
+from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeGuard, TypeVar
@@ -298,15 +300,17 @@ def _keys(name: str, group: list[Contender[P]], orders: Callable[[], Orders]) ->
         return [-c.ravaytys for c in group]
     if name == "head_to_head":
         # The rank among the tied who sat at the same table: who never met stay level.
+        # Counted table by table, not pair by pair: a tie across a hall (the same total at
+        # 250 tables, every player at 0 before the first deal) is 1,000 players, a million
+        # pairs.
+        places: dict[Hashable, list[int]] = defaultdict(list)
+        for c in group:
+            if c.table is not None:
+                places[c.table].append(c.table_place)
+        for at_table in places.values():
+            at_table.sort()
         return [
-            sum(
-                1
-                for other in group
-                if other.table is not None
-                and other.table == c.table
-                and other.table_place < c.table_place
-            )
-            for c in group
+            0 if c.table is None else bisect_left(places[c.table], c.table_place) for c in group
         ]
     if name == "director":
         players = {c.player for c in group}
