@@ -225,6 +225,10 @@ class Stats:
     confirmed: set[tuple[str, int]] = field(default_factory=set)  # told confirmed
     refused: int = 0  # saves or confirmations the phone was not told had worked
     confirm_times: list[float] = field(default_factory=list)  # when, since the start
+    # The requests due once every phone and spectator has arrived (time.monotonic(); 0: no
+    # such split), apart: how the pace fares once the hall has sat down.
+    arrived: float = 0.0
+    after: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
     def record(self, kind: str, due: float, answer: Answer | None) -> None:
         """One request due at `due` (time.monotonic()) and answered now (None: no answer)."""
@@ -232,6 +236,8 @@ class Stats:
             self.errors[kind] += 1
             return
         self.times[kind].append(time.monotonic() - due)
+        if self.arrived and due >= self.arrived:
+            self.after[kind].append(self.times[kind][-1])
         self.statuses[kind][answer.status_code] += 1
         if answer.status_code == 200:
             self.sent[kind] += len(answer.body)
@@ -679,8 +685,8 @@ def _spectators(base: str, event: dict[str, Any], args: argparse.Namespace, stat
 
 
 async def _night(base: str, event: dict[str, Any], args: argparse.Namespace, pace: float) -> Stats:
-    stats = Stats()
     start = time.monotonic()
+    stats = Stats(arrived=start + args.arrival)
     until = start + args.seconds
     watch = asyncio.create_task(_loop_lag(stats, until))
     tasks = [_table(base, key, args, pace, stats, until, start) for key in event["tables"]]
@@ -943,6 +949,7 @@ def report(pace: float, stats: Stats, args: argparse.Namespace, meter: Meter,
         f"pace: a deal per table every {pace:.0f} s ({offered:.2f} deals/s offered), "
         f"{len(args.tables_run)} tables, {args.spectators} spectators, {args.seconds:.0f} s",
         *_kinds(stats, bare_p95),
+        _after_line(stats, args.arrival),
         f"  deals completed: {len(stats.confirmed) / args.seconds:.2f}/s; told saved "
         f"{len(stats.saved)}, confirmed {len(stats.confirmed)} (not told so: {stats.refused});"
         f" the database holds {len(held)}, {sum(s == 'confirmed' for *_k, s in held)} confirmed;"
@@ -957,6 +964,17 @@ def report(pace: float, stats: Stats, args: argparse.Namespace, meter: Meter,
     lines.append(f"  CPU (cores): {split} (Redis: the machine's, shared, not counted)")
     lines += _where(log)
     return lines
+
+
+def _after_line(stats: Stats, arrival: float) -> str:
+    """Each kind's p95/p99 among the requests due after the arrival: what the pace costs
+    once the hall has sat down (the arrival's burst is in the table above)."""
+    kinds = sorted(stats.after, key=lambda kind: -_percentile(stats.after[kind], 0.95))
+    figures = ", ".join(
+        f"{kind} {_percentile(stats.after[kind], 0.95):.2f}/{_percentile(stats.after[kind], 0.99):.2f}"
+        for kind in kinds
+    )
+    return f"  after the arrival (due from {arrival:.0f} s on), p95/p99 s: {figures or 'none'}"
 
 
 def _shed_line(stats: Stats) -> str:
