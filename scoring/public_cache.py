@@ -362,6 +362,19 @@ def _part_of(html: str, token: str) -> Part:
     return Part(html, gzip.compress(html.encode(), compresslevel=6, mtime=0), token)
 
 
+def stored_part(kind: str, stamp: Stamp | None, event_id: int, variant: str) -> Part | None:
+    """The part already rendered for a public event's `stamp`, read without the event: what
+    a spectator's poll finds after each change (the first to ask rendered it). The stamp is
+    trusted as a 304 before the database trusts it (RECHECK); None: not there, or not a
+    public event's."""
+    if stamp is None or not stamp.get("public") or not shared():
+        return None
+    key = part_key(kind, event_id, stamp["token"], f"{language()}\x1f{variant}")
+    found = cache_get_many([key])
+    part = found.get(key) if found is not None else None
+    return part if isinstance(part, Part) else None
+
+
 def cached_part(
     kind: str, stamp: Stamp | None, event: Event, variant: str, render: Callable[[], str]
 ) -> tuple[Part, Stamp | None]:

@@ -33,6 +33,7 @@ from scoring.public_cache import (
     language,
     ranking_query,
     stamp_keys,
+    stored_part,
 )
 from scoring.selectors import event_sheets
 from standings.sections import event_sections
@@ -63,11 +64,19 @@ def public_part(
     """A polled part of a public page (`kind`: the event page's live part, the big screen's):
     304 while the event's results are unchanged, else the part from the cache (rendered by
     `render_part` when it is not there). `ranked`: the part holds the paged ranking, whose
-    query is part of what is cached."""
-    found = _current(request, slug, event_id, kind, ranked, viewer="")
+    query is part of what is cached. A public event's part already rendered for the version
+    is answered from the cache alone, as a 304 is: no query."""
+    early = _early(request, slug, event_id, kind, ranked, viewer="")
+    if isinstance(early, HttpResponse):
+        return early
+    stamp, tag, query = early
+    if tag is not None and (part := stored_part(kind, stamp, event_id, query)) is not None:
+        response = part_response(request, part.html, part.gzipped)
+        return with_validators(response, tag, last_modified(stamp))
+    found = _loaded(request, slug, event_id, kind, stamp, query, viewer="")
     if isinstance(found, HttpResponse):
         return found
-    event, stamp, query = found
+    event, stamp = found
     part, shown = cached_part(kind, stamp, event, query, partial(render_part, request, event))
     response = part_response(request, part.html, part.gzipped)
     shown_tag = public_tag(request, kind, shown, slug, query, viewer="")
@@ -92,10 +101,14 @@ def public_page(
     The page says the part's tag (data-poll-tag), so its first poll asks with it and is a
     304, also when spectators' polls are shed. `viewer`: what makes the page this visitor's
     (page_viewer), where it carries forms."""
-    found = _current(request, slug, event_id, kind, ranked, viewer=viewer)
+    early = _early(request, slug, event_id, kind, ranked, viewer=viewer)
+    if isinstance(early, HttpResponse):
+        return early
+    stamp, _tag, query = early
+    found = _loaded(request, slug, event_id, kind, stamp, query, viewer=viewer)
     if isinstance(found, HttpResponse):
         return found
-    event, stamp, query = found
+    event, stamp = found
     part, shown = cached_part(polls, stamp, event, query, partial(render_part, request, event))
     poll_tag = public_tag(request, polls, shown, slug, query, viewer="")
     context = {"event": event, "live_html": mark_safe(part.html), "poll_tag": poll_tag}
@@ -104,22 +117,37 @@ def public_page(
     return with_validators(response, page_tag, last_modified(shown))
 
 
-def _current(
+def _early(
     request: HttpRequest, slug: str, event_id: int, kind: str, ranked: bool, *, viewer: str
-) -> tuple[Event, Stamp | None, str] | HttpResponse:
-    """A 304 when the visitor holds `kind` as it is now (for a public event before the
-    database is asked), else the event, its stamp and the ranking's query."""
+) -> tuple[Stamp | None, str | None, str] | HttpResponse:
+    """A 304 when the visitor holds a public event's `kind` as it is now, before the
+    database is asked; else the stamp the cache holds, its tag and the ranking's query."""
     query = ranking_query(request, page_path(slug, event_id)) if ranked else ""
     stamp = stamp_of(event_id)
     tag = public_tag(request, kind, stamp, slug, query, viewer=viewer)
     if answer := early_304(request, stamp, tag, visible=False):
         return answer
+    return stamp, tag, query
+
+
+def _loaded(
+    request: HttpRequest,
+    slug: str,
+    event_id: int,
+    kind: str,
+    stamp: Stamp | None,
+    query: str,
+    *,
+    viewer: str,
+) -> tuple[Event, Stamp | None] | HttpResponse:
+    """The event (404: none the visitor may see) and its stamp checked against it; a 304
+    when the visitor holds `kind` as it is now (a private event's, now that they may)."""
     event = public_event_or_404(request, slug, event_id)
     stamp = checked_stamp(stamp, event)
     tag = public_tag(request, kind, stamp, slug, query, viewer=viewer)
     if answer := early_304(request, stamp, tag, visible=True):
         return answer
-    return event, stamp, query
+    return event, stamp
 
 
 def stamp_of(event_id: int) -> Stamp | None:
