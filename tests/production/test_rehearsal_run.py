@@ -34,6 +34,13 @@ def test_a_tiny_rehearsal_plays_as_browsers_and_reports_what_it_must(monkeypatch
     assert {"table page", "static file", "service worker", "seat"} <= set(stats.times), report
     assert set(stats.statuses["seat"]) <= {200, 302}, report  # a part, or the page's redirect
     assert re.search(r"lost 0, duplicated 0", report), report
-    for said in ("ceiling:", "÷bare", "after the arrival", "generator late to send", "CPU (cores): web", "where the"):
+    for said in (
+        "ceiling:",
+        "÷bare",
+        "after the arrival",
+        "generator late to send",
+        "CPU (cores): web",
+        "where the",
+    ):
         assert said in report, said
     assert "stage close under load" in report
