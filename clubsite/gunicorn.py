@@ -1,12 +1,14 @@
 """gunicorn's settings beside its command line (the Dockerfile's CMD loads this module with
 `--config python:clubsite.gunicorn`): each worker tells core.load which sockets it takes
-connections from, so a spectator's poll can see how many requests wait behind it."""
+connections from, so a spectator's poll can see how many requests wait behind it, and sets
+Python's cycle collector for a long-lived process (core.collector)."""
 
 from __future__ import annotations
 
 import os
 from typing import Any
 
+from core.collector import tune_for_server
 from core.load import listen_on
 
 # Platforms that run the image by themselves (and some PaaS) say which port to serve on in
@@ -15,4 +17,6 @@ bind = [f"0.0.0.0:{os.environ.get('PORT') or 8000}"]
 
 
 def post_worker_init(worker: Any) -> None:
+    # Called in each worker once it has loaded the site.
     listen_on(worker.sockets)
+    tune_for_server()
