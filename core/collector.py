@@ -1,29 +1,27 @@
 """Python's cycle collector set for a long-lived server process (a gunicorn or Celery worker).
 
-With the interpreter's defaults, a request that builds many objects (the 250-table manage
-page, a championship's public part: thousands of model instances and rows) sets off a full
-collection, which walks every object the process holds: the whole site's code, templates
-and libraries, about 300,000 objects. Measured in one process on the 250-table event, such
-a collection took 250-340 ms, nearly half of what those requests cost, and one came in
-nearly every one of them.
+A request that builds many objects (the 250-table manage page, a championship's public part:
+thousands of model instances and rows) sets off a full collection now and then, and with the
+interpreter's defaults that walks every object the process holds: the whole site's code,
+templates and libraries, about 300,000 objects. Measured in one process on the 250-table
+event, such a collection took 250-340 ms, and one came in nearly every one of those
+requests. So once a worker has loaded the site, what it holds then is frozen: it lives as
+long as the process anyway, and a collection no longer walks it (those collections then
+took 50-165 ms). Back to back under load (tests/bench/rehearsal.py, docs/speed.md) this
+left the small requests as they were and made the big ones cheaper.
 
-So, once a worker has loaded the site: what it holds then is frozen (never walked again; it
-lives as long as the process anyway), and the youngest generation is collected every 50,000
-new objects instead of every 700, so a request's objects are mostly freed (by reference
-counting) before any collection sees them, and few reach the older generations. The same
-requests then spent 10-30 ms collecting.
+Collecting the young generation less often as well (every 50,000 new objects instead of
+700) made the big requests cheaper still in one process, but every save, confirmation and
+live check about 10 % dearer in the workers: it is not done.
 """
 
 from __future__ import annotations
 
 import gc
 
-THRESHOLDS = (50_000, 20, 20)
-
 
 def tune_for_server() -> None:
-    """Freeze what the process holds now and collect the young generation less often.
-    Call it once the site is loaded, in each worker process."""
+    """Freeze what the process holds now, so that collections leave it alone. Call it once
+    the site is loaded, in each worker process."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*THRESHOLDS)
