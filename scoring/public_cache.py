@@ -362,6 +362,12 @@ def _part_of(html: str, token: str) -> Part:
     return Part(html, gzip.compress(html.encode(), compresslevel=6, mtime=0), token)
 
 
+def _language_part_key(kind: str, event_id: int, token: str, variant: str) -> str:
+    """The key of a part as it is shown in the active language (`variant`: the rest it
+    depends on, the ranking's query): the one key stored_part and cached_part share."""
+    return part_key(kind, event_id, token, f"{language()}\x1f{variant}")
+
+
 def stored_part(kind: str, stamp: Stamp | None, event_id: int, variant: str) -> Part | None:
     """The part already rendered for a public event's `stamp`, read without the event: what
     a spectator's poll finds after each change (the first to ask rendered it). The stamp is
@@ -369,7 +375,7 @@ def stored_part(kind: str, stamp: Stamp | None, event_id: int, variant: str) -> 
     public event's."""
     if stamp is None or not stamp.get("public") or not shared():
         return None
-    key = part_key(kind, event_id, stamp["token"], f"{language()}\x1f{variant}")
+    key = _language_part_key(kind, event_id, stamp["token"], variant)
     found = cache_get_many([key])
     part = found.get(key) if found is not None else None
     return part if isinstance(part, Part) else None
@@ -388,9 +394,8 @@ def cached_part(
     cache is unreachable, is not stored (nor compressed)."""
     if stamp is None or not stamp["public"] or not is_public(event):
         return Part(render()), stamp
-    variant = f"{language()}\x1f{variant}"
-    key = part_key(kind, event.pk, stamp["token"], variant)
-    latest = part_key(kind, event.pk, "latest", variant)
+    key = _language_part_key(kind, event.pk, stamp["token"], variant)
+    latest = _language_part_key(kind, event.pk, "latest", variant)
     found = cache_get_many([key, latest])
     if found is None:
         return Part(render()), stamp
