@@ -13,6 +13,14 @@ left the small requests as they were and made the big ones cheaper.
 Collecting the young generation less often as well (every 50,000 new objects instead of
 700) made the big requests cheaper still in one process, but every save, confirmation and
 live check about 10 % dearer in the workers: it is not done.
+
+What was left were the collections during a big request: most of what it walks is the
+request's own live rows, which it would free by reference counting at the end anyway. So a
+web worker (one request at a time: gunicorn's sync workers) pauses the collector while it
+answers and lets it run again once the answer has been sent: a collection then finds only
+what the request left in cycles. Measured in one process on the finished 250-table stage,
+the director's manage page took 500 ms with the collector running and 254 ms without
+(the closed stage's page: 540-610 ms against 370-395 ms).
 """
 
 from __future__ import annotations
@@ -25,3 +33,14 @@ def tune_for_server() -> None:
     the site is loaded, in each worker process."""
     gc.collect()
     gc.freeze()
+
+
+def request_started() -> None:
+    """A web worker starts answering a request: no collection until it has answered."""
+    gc.disable()
+
+
+def request_answered() -> None:
+    """The answer has been sent: the collector runs again, and its next collection finds
+    what the request left in cycles (its live rows were freed as it ended)."""
+    gc.enable()
