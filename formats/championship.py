@@ -19,9 +19,11 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
+from core.conditional import cache_get, cache_set
 from core.db import locked_write
 from core.i18n import violation_text
 from core.places import place_text
@@ -205,6 +207,8 @@ class CloseState:
     refusal: RuleViolation | None = None
     ties: list[tuple[PendingTie[int], Table | None]] = field(default_factory=list)
     tie_breaks: list[TieBreakRow] = field(default_factory=list)
+    # Who it was judged without (withdrawn since the stage was played).
+    no_shows: frozenset[int] = frozenset()
 
 
 def _close_state(stage: Stage, no_shows: frozenset[int] | None = None) -> CloseState:
@@ -246,6 +250,7 @@ def _close_state(stage: Stage, no_shows: frozenset[int] | None = None) -> CloseS
             .values_list("player_id", flat=True)
         )
     )
+    state.no_shows = options["no_shows"]
     stage_ties = [_tie_break(row) for row in rows if row.table_id is None]
     numbered = {sheet.table.number: sheet.table for sheet in sheets}
     try:
@@ -431,7 +436,10 @@ def championship_stage_close(
     if state.advancement is None:
         assert state.refusal is not None
         raise state.refusal
-    return _decide(event, stage, state.advancement, seed=seed)
+    following = _decide(event, stage, state.advancement, seed=seed)
+    if not state.advancement.over:  # a finished championship is not judged again
+        _keep_close_judgement(stage, state)
+    return following
 
 
 def _decide(
@@ -849,28 +857,100 @@ def reopen_refusal(*, stage: Stage) -> RuleViolation | None:
     return None
 
 
-def _stage_drift(stage: Stage) -> StageDrift:
-    outcome = stage.outcome or {}
-    state = _close_state(stage, no_shows=_replaced(outcome) | _absent_since(stage, outcome))
-    decisions = list(outcome.get("decisions", []))
+# How long a closed stage's judgement is kept; its key changes with everything it reads.
+JUDGED_SECONDS = 12 * 3600
+
+
+def _judged_key(stage: Stage, no_shows: frozenset[int]) -> str:
+    """A key made of everything judging the closed `stage` reads (`_close_state`): its
+    tables with their results versions (a deal saved, corrected, confirmed or voided there),
+    the seats' players and names, the tie-breaks recorded, the game, the precedence and
+    options it was closed by, who counts as absent, and the language of the refusal's text.
+    Not the event's own results version: seating the next stage moves it, and the closed
+    stage does not read the next one. Read as plain values: three queries, no sheet."""
+    tables = Table.objects.filter(stage=stage).order_by("number")
+    seats = Seat.objects.filter(table__stage=stage).order_by("table_id", "position")
+    tie_breaks = TieBreakRow.objects.filter(stage=stage).order_by("pk")
+    read = (
+        stage.pk, StageStatus(stage.status).value, stage.event.variant_id, stage_precedence(stage),
+        sorted(_options(stage).items()),
+        # The tables' own secret links too: a stage made again with the same ids (SQLite
+        # gives a deleted row's id again) never meets the judgement of the one before.
+        list(tables.values_list("pk", "number", "results_changed_at", "entry_key")),
+        list(seats.values_list("table_id", "position", "player_id", "player__name")),
+        list(tie_breaks.values_list("pk", "table_id", "method", "order")),
+        sorted(no_shows), get_language(),
+    )  # fmt: skip
+    return "closed-judged:1:" + hashlib.sha256(repr(read).encode()).hexdigest()
+
+
+def _judged(state: CloseState) -> dict[str, Any]:
+    """A judgement as plain values, as kept: the refusal's text, or who goes on, the
+    champion and the ranking."""
+    judged: dict[str, Any] = {"refusal": None, "advancers": [], "champion": None, "ranking": []}
     if state.advancement is None:
         assert state.refusal is not None
-        return StageDrift(stage, [], [], None, violation_text(state.refusal), decisions)
+        judged["refusal"] = violation_text(state.refusal)
+    else:
+        advancement = state.advancement
+        judged["advancers"] = [[o.player, o.name] for o in advancement.advancers]
+        judged["champion"] = advancement.champion
+        judged["ranking"] = [[[p.player, p.name] for p in group] for group in advancement.ranking]
+    return judged
+
+
+def _judge_closed(stage: Stage, no_shows: frozenset[int], *, kept: bool) -> dict[str, Any]:
+    """What judging the closed `stage` again decides now (`_judged`). `kept`: as kept from
+    an earlier judgement of exactly what it reads (`_judged_key`), when there is one. A
+    250-table stage's judgement reads and scores its 1,750 deals: the manage page would
+    otherwise do it on every load through the next stage's evening. Always kept once made,
+    so the service's own judgement (never read from the cache) is what the page shows next."""
+    key = _judged_key(stage, no_shows)
+    if kept and (found := cache_get(key)) is not None:
+        return found  # type: ignore[no-any-return]
+    judged = _judged(_close_state(stage, no_shows=no_shows))
+    cache_set(key, judged, JUDGED_SECONDS)
+    return judged
+
+
+def _drift_no_shows(stage: Stage) -> frozenset[int]:
+    """Who a closed stage is judged again without: those its closing found withdrawn and
+    replaced, and those who went on and are absent since."""
+    outcome = stage.outcome or {}
+    return _replaced(outcome) | _absent_since(stage, outcome)
+
+
+def _keep_close_judgement(stage: Stage, state: CloseState) -> None:
+    """Keep the judgement the close just made as the closed stage's, when judging it again
+    would read the same: the manage page the director is sent to then finds it. Only when
+    the absent are the same (nobody withdrew, as on most evenings); kept once committed."""
+    if state.no_shows != _drift_no_shows(stage):
+        return
+    key, judged = _judged_key(stage, state.no_shows), _judged(state)
+    transaction.on_commit(lambda: cache_set(key, judged, JUDGED_SECONDS))
+
+
+def _stage_drift(stage: Stage, *, kept: bool = False) -> StageDrift:
+    outcome = stage.outcome or {}
+    judged = _judge_closed(stage, _drift_no_shows(stage), kept=kept)
+    decisions = list(outcome.get("decisions", []))
+    if judged["refusal"] is not None:
+        return StageDrift(stage, [], [], None, judged["refusal"], decisions)
     before = {row["player"]: row["name"] for row in outcome.get("advancers", [])}
-    now = {o.player: o.name for o in state.advancement.advancers}
+    now = {player: name for player, name in judged["advancers"]}
     instead = sorted((p, n) for p, n in now.items() if p not in before)
     of = sorted((p, n) for p, n in before.items() if p not in now)
     champion = None
-    if outcome.get("champion") != state.advancement.champion:
+    if outcome.get("champion") != judged["champion"]:
         names = {**before, **now}
         champion = (
             names.get(outcome["champion"]) if outcome.get("champion") else None,
-            names.get(state.advancement.champion) if state.advancement.champion else None,
+            names.get(judged["champion"]) if judged["champion"] else None,
         )
     then = _ranking_places(
         [[(r["player"], r["name"]) for r in g] for g in outcome.get("ranking", [])]
     )
-    places = _ranking_places([[(p.player, p.name) for p in g] for g in state.advancement.ranking])
+    places = _ranking_places([[(p, n) for p, n in group] for group in judged["ranking"]])
     moved = sorted(
         (name, then[player][1], label)
         for player, (name, label) in places.items()
@@ -893,13 +973,13 @@ def _ranking_places(groups: Sequence[Sequence[tuple[int, str]]]) -> dict[int, tu
 
 def closed_stage_drift(*, event: Event) -> list[StageDrift]:
     """Every closed stage of a championship still in play whose corrected scores would now
-    decide otherwise (decided or not), in stage order. One query, and four per closed stage."""
+    decide otherwise (decided or not), in stage order. One query, and six per closed stage whose judgement is kept (`_judge_closed`)."""
     if not event.spec.corrects_closed_stages or event.status == EventStatus.FINISHED:
         return []
     drifts = []
     for stage in event.stages.filter(status=StageStatus.FINISHED).order_by("number"):
         stage.event = event
-        drift = _stage_drift(stage)
+        drift = _stage_drift(stage, kept=True)
         if drift.changed:
             drifts.append(drift)
     return drifts

@@ -15,7 +15,9 @@ from scoring.models import Deal, DealAction, DealVersion
 from scoring.services import Actor, TableClosed, deal_record
 from tests.support.championship import FLIP, closed_stage, correct, director_actor, names
 from tests.support.factories import MembershipFactory
-from tournaments.models import Role, Stage
+from tournaments.models import Player, Role, Stage
+from tournaments.roster import player_rename
+from tournaments.services import stage_confirm
 
 pytestmark = pytest.mark.django_db
 
@@ -189,8 +191,74 @@ def test_the_drift_takes_the_same_queries_whatever_the_stage_size(
 ):
     event, _stage, director, tables = closed_stage(players)
     correct(tables[0], director, FLIP)
-    # One for the stages, four for the closed one (tables, seats, deals, tie-breaks), and
-    # three for who went on and is absent since (the next stage, its scores, the absent).
-    with django_assert_num_queries(8):
+    # One for the stages, three for who went on and is absent since (the next stage, its
+    # scores, the absent), three for the judgement's key (tables, seats, tie-breaks) and,
+    # the first time after the correction, four to judge it (tables, seats, deals,
+    # tie-breaks).
+    with django_assert_num_queries(11):
         [drift] = closed_stage_drift(event=event)
     assert drift.instead
+    with django_assert_num_queries(7):
+        [kept] = closed_stage_drift(event=event)
+    assert kept.token == drift.token
+
+
+@pytest.fixture
+def judgements(monkeypatch):
+    """How many times a closed stage is judged (its sheets read and scored)."""
+    import formats.championship as championship
+
+    made = []
+    judge = championship._close_state
+
+    def counted(*args, **kwargs):
+        made.append(args[0].pk)
+        return judge(*args, **kwargs)
+
+    monkeypatch.setattr(championship, "_close_state", counted)
+    return made
+
+
+def test_the_close_keeps_its_judgement_for_the_page_it_leads_to(
+    judgements, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        event, stage, _director, _tables = closed_stage()
+    assert judgements == [stage.pk]  # the close's own
+    assert closed_stage_drift(event=event) == []
+    assert judgements == [stage.pk]
+
+
+def test_the_closed_stage_is_judged_again_only_when_what_it_reads_changes(judgements):
+    event, stage, director, tables = closed_stage()
+    judgements.clear()  # the close's own (kept only once committed: not in a test)
+    assert closed_stage_drift(event=event) == []
+    assert closed_stage_drift(event=event) == []
+    assert judgements == [stage.pk]
+    # Seating the next stage and a deal at its table are not what the closed stage reads.
+    following = Stage.objects.get(event=event, number=2)
+    stage_confirm(stage=following)
+    deal_record(
+        table=following.tables.get(), number=1, entry=SAME,
+        by=Actor(device="final-seat-0", seat=0), expected_version=0, request_id="final-1",
+    )  # fmt: skip
+    event.refresh_from_db()
+    assert closed_stage_drift(event=event) == []
+    assert judgements == [stage.pk]
+    # A corrected score is: judged again, and the drift shown at once.
+    correct(tables[0], director, FLIP)
+    [drift] = closed_stage_drift(event=event)
+    assert judgements == [stage.pk] * 2
+    assert drift.instead
+
+
+def test_a_renamed_player_is_shown_by_the_new_name(judgements):
+    event, _stage, director, tables = closed_stage()
+    correct(tables[0], director, FLIP)
+    [drift] = closed_stage_drift(event=event)
+    ((player, _name),) = drift.instead
+    player_rename(player=Player.objects.get(pk=player), name="Renamed Réka")
+    judged = len(judgements)
+    [drift] = closed_stage_drift(event=event)
+    assert drift.instead == [(player, "Renamed Réka")]
+    assert len(judgements) == judged + 1
