@@ -52,14 +52,18 @@ def link_gone(request: HttpRequest, key: str) -> HttpResponse:
 
 
 def cached_link_gone(
-    request: HttpRequest, found: dict[str, Any], ids: tuple[int, int, int]
+    request: HttpRequest,
+    found: dict[str, Any],
+    ids: tuple[int, int, int],
+    page_language: str | None = None,
 ) -> HttpResponse | None:
-    """The poll's notice from `found` (a cache read that asked for `gone_key`), when the
-    table's stage (`ids`, as its ETag names them) is closed and nothing changed since; else
-    None, and what was read is noted for `link_gone` to keep the notice under."""
+    """The poll's notice from `found` (a cache read that asked for `gone_key`, in the
+    page's language: the active one unless given), when the table's stage (`ids`, as its
+    ETag names them) is closed and nothing changed since; else None, and what was read is
+    noted for `link_gone` to keep the notice under."""
     event_id, stage, _table_id = ids
     token = wide_token(found, event_id)
-    kept = found.get(gone_key(event_id, stage))
+    kept = found.get(gone_key(event_id, stage, page_language))
     if not request.headers.get("HX-Request") or token is None:
         return None
     if isinstance(kept, dict) and kept.get("token") == token:

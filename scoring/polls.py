@@ -10,8 +10,8 @@ who asks (the phone's device cookie, the person signed in) and the language of t
 the rest of the middleware: a phone's poll carries no session, so who asks is its device
 cookie alone, and its language is decided as the middleware would decide it
 (`tournaments.middleware.visitor_language`), from the same cache read. Whatever it cannot
-answer (a session, a change, the cache down, a closed stage's notice) goes through the
-whole stack to the view, which asks again (`poll_from_cache`).
+answer (a session, a change, the cache down, a closed stage's notice not yet rendered) goes
+through the whole stack to the view, which asks again (`poll_from_cache`).
 """
 
 from __future__ import annotations
@@ -114,9 +114,11 @@ def poll_from_cache(request: HttpRequest, key: str) -> HttpResponse | None:
     return cached_link_gone(request, found, ids)
 
 
-def _early_not_modified(request: HttpRequest, key: str) -> HttpResponse | None:
-    """A phone's poll that finds nothing new, before any middleware: 304 from one cache
-    read (the table's versions and its club's language), else None."""
+def _early_answer(request: HttpRequest, key: str) -> HttpResponse | None:
+    """A phone's poll that finds nothing new, or its closed stage's notice, before any
+    middleware: a 304 or the kept notice from one cache read (the table's versions, its
+    club's language and the notice in each language), else None. When a director closes a
+    250-table stage, every phone meets that notice within a few seconds."""
     if (
         DEVICE_COOKIE not in request.COOKIES
         or settings.SESSION_COOKIE_NAME in request.COOKIES  # someone signed in: their own
@@ -127,9 +129,10 @@ def _early_not_modified(request: HttpRequest, key: str) -> HttpResponse | None:
     if held_ids is None:
         return None
     held, ids = held_ids
-    event_id, _stage, table_id = ids
+    event_id, stage, table_id = ids
     club_key = club_language_key(key)
-    found = cache_get_many([*table_keys(event_id, table_id), club_key])
+    notices = [gone_key(event_id, stage, code) for code, _name in settings.LANGUAGES]
+    found = cache_get_many([*table_keys(event_id, table_id), club_key, *notices])
     if found is None or not _answerable(found, ids):
         return None
     club = found.get(club_key)
@@ -137,9 +140,12 @@ def _early_not_modified(request: HttpRequest, key: str) -> HttpResponse | None:
     if page_language is None:
         return None  # the club's language is not in the cache yet: the view keeps it
     versions = table_versions(event_id, table_id, found)
-    if table_tag(request, key, ids, versions, page_language) != held:
+    if table_tag(request, key, ids, versions, page_language) == held:
+        response: HttpResponse | None = table_not_modified(held)
+    else:
+        response = cached_link_gone(request, found, ids, page_language)
+    if response is None:
         return None
-    response = table_not_modified(held)
     # As the whole stack would mark it (LocaleMiddleware, ClubLanguageMiddleware).
     patch_vary_headers(response, ("Accept-Language", "Cookie"))
     response["Content-Language"] = page_language
@@ -147,8 +153,9 @@ def _early_not_modified(request: HttpRequest, key: str) -> HttpResponse | None:
 
 
 class TablePollMiddleware:
-    """Answers a phone's table poll that finds nothing new before sessions, authentication,
-    CSRF, locale and the rest: at 250 tables these polls are most of what the site serves.
+    """Answers a phone's table poll that finds nothing new (or its closed stage's notice)
+    before sessions, authentication, CSRF, locale and the rest: at 250 tables these polls
+    are most of what the site serves.
     Placed after the layers every answer needs (the frame and security headers)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -158,7 +165,7 @@ class TablePollMiddleware:
         if request.method == "GET" and "If-None-Match" in request.headers:
             match = _POLL_PATH.match(request.path_info)
             if match is not None:
-                early = _early_not_modified(request, match["key"])
+                early = _early_answer(request, match["key"])
                 if early is not None:
                     return early
         return self.get_response(request)

@@ -274,11 +274,11 @@ def _print_of(changed: datetime.datetime | None) -> str:
     return f"{changed.timestamp():.6f}" if changed else "-"
 
 
-def gone_key(event_id: int, stage: int) -> str:
+def gone_key(event_id: int, stage: int, page_language: str | None = None) -> str:
     """The notice a poll of a closed stage's (or finished event's) table answers, in the
-    page's language: the same for every table of the stage, so 250 phones meeting it at a
-    close cost one render, not 250 (scoring.link_gone)."""
-    return f"lappu:gone:{event_id}:{stage}:{language()}"
+    page's language (the active one unless given): the same for every table of the stage,
+    so 250 phones meeting it at a close cost one render, not 250 (scoring.link_gone)."""
+    return f"lappu:gone:{event_id}:{stage}:{page_language or language()}"
 
 
 def wide_token(found: dict[str, Any], event_id: int) -> str | None:

@@ -4,11 +4,15 @@ finished event's, or a replaced link's, says so in its own words."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
+from django.contrib.sessions.middleware import SessionMiddleware
 from django.test import Client
 from django.urls import reverse
 
 from formats.championship import championship_stage_close
+from scoring import views
 from tests.support.championship import championship, play, winner_scheme
 from tests.support.events import seated_event
 from tournaments.changes import results_change
@@ -64,6 +68,33 @@ def test_a_closed_stages_phones_are_told_it_is_over_the_second_from_the_cache(
         with django_assert_num_queries(0):
             again = _poll(phone, table, tag)
         assert again.status_code == 404 and again.content.decode() == text
+
+
+def test_the_kept_notice_is_answered_before_the_middleware(django_capture_on_commit_callbacks):
+    _event, _stage, _next, _director, phones = _closed(django_capture_on_commit_callbacks)
+    (first_table, first, first_tag), (fi_table, fi_phone, fi_tag), *rest = phones
+    told = _poll(first, first_table, first_tag)
+    original = SessionMiddleware.process_request
+    with (
+        mock.patch.object(
+            SessionMiddleware, "process_request", autospec=True, side_effect=original
+        ) as sessions,
+        mock.patch.object(views, "poll_from_cache", wraps=views.poll_from_cache) as view,
+    ):
+        # A Finnish phone's is not kept yet: the view renders it, and keeps it.
+        finnish = _poll(fi_phone, fi_table, fi_tag, "fi")
+        assert "Vaihe 1 on päättynyt" in finnish.content.decode()
+        assert sessions.call_count == 1 and view.call_count == 1
+        for table, phone, tag in rest:
+            again = _poll(phone, table, tag)
+            assert again.status_code == 404 and again.content == told.content
+            # As the whole stack marks it.
+            assert again["HX-Retarget"] == "main" and "no-store" in again["Cache-Control"]
+            assert again["Content-Language"] == "en" and again["X-Frame-Options"] == "DENY"
+            assert "Accept-Language" in again["Vary"]
+        # Then it is kept, and the next Finnish poll is answered early too.
+        assert _poll(fi_phone, fi_table, fi_tag, "fi").content == finnish.content
+        assert sessions.call_count == 1 and view.call_count == 1
 
 
 @pytest.mark.parametrize(
