@@ -5,17 +5,15 @@ cannot answer (a change, someone signed in, another language) goes to the view a
 from __future__ import annotations
 
 import math
-from unittest import mock
 
 import pytest
-from django.contrib.sessions.middleware import SessionMiddleware
 from django.test import Client
 from django.urls import reverse
 
 from core import conditional
-from scoring import views
 from tests.support.events import seated_event
 from tests.support.factories import ClubFactory, MembershipFactory
+from tests.support.poll_stack import counted_stack
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db
@@ -49,14 +47,8 @@ def _live(table) -> str:
 @pytest.fixture
 def stack():
     """Counts the requests that reach the middleware past the early answer, and the view."""
-    original = SessionMiddleware.process_request
-    with (
-        mock.patch.object(
-            SessionMiddleware, "process_request", autospec=True, side_effect=original
-        ) as sessions,
-        mock.patch.object(views, "poll_from_cache", wraps=views.poll_from_cache) as view,
-    ):
-        yield sessions, view
+    with counted_stack() as counted:
+        yield counted
 
 
 def test_an_unchanged_poll_never_reaches_sessions_or_the_view(table, stack, settings):

@@ -4,17 +4,14 @@ finished event's, or a replaced link's, says so in its own words."""
 
 from __future__ import annotations
 
-from unittest import mock
-
 import pytest
-from django.contrib.sessions.middleware import SessionMiddleware
 from django.test import Client
 from django.urls import reverse
 
 from formats.championship import championship_stage_close
-from scoring import views
 from tests.support.championship import championship, play, winner_scheme
 from tests.support.events import seated_event
+from tests.support.poll_stack import counted_stack
 from tournaments.changes import results_change
 from tournaments.services import stage_confirm
 
@@ -74,13 +71,7 @@ def test_the_kept_notice_is_answered_before_the_middleware(django_capture_on_com
     _event, _stage, _next, _director, phones = _closed(django_capture_on_commit_callbacks)
     (first_table, first, first_tag), (fi_table, fi_phone, fi_tag), *rest = phones
     told = _poll(first, first_table, first_tag)
-    original = SessionMiddleware.process_request
-    with (
-        mock.patch.object(
-            SessionMiddleware, "process_request", autospec=True, side_effect=original
-        ) as sessions,
-        mock.patch.object(views, "poll_from_cache", wraps=views.poll_from_cache) as view,
-    ):
+    with counted_stack() as (sessions, view):
         # A Finnish phone's is not kept yet: the view renders it, and keeps it.
         finnish = _poll(fi_phone, fi_table, fi_tag, "fi")
         assert "Vaihe 1 on päättynyt" in finnish.content.decode()
