@@ -973,7 +973,8 @@ def _ranking_places(groups: Sequence[Sequence[tuple[int, str]]]) -> dict[int, tu
 
 def closed_stage_drift(*, event: Event) -> list[StageDrift]:
     """Every closed stage of a championship still in play whose corrected scores would now
-    decide otherwise (decided or not), in stage order. One query, and six per closed stage whose judgement is kept (`_judge_closed`)."""
+    decide otherwise (decided or not), in stage order. One query, and six per closed stage
+    whose judgement is kept (`_judge_closed`); four more for one judged again."""
     if not event.spec.corrects_closed_stages or event.status == EventStatus.FINISHED:
         return []
     drifts = []
