@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import datetime
 import os
-import socket
 import statistics
 import time
 
-from tests.bench.testdb import on_test_database, use_postgres_if_reachable
+from tests.bench.testdb import on_test_database, reachable, use_postgres_if_reachable
 
 PG_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/lappu_bench_manage"
@@ -37,13 +36,12 @@ HANDS = ["", "AS KD", "7H 7C 2D", "QS"]
 
 def run() -> list[tuple[str, float, str]]:
     backend = use_postgres_if_reachable(PG_URL)
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=2):
-            # The shared cache, as the site runs: the cards and the closed stage's judgement
-            # are kept there (this process's own cache drops entries past 300).
-            os.environ["REDIS_URL"] = REDIS_URL
-            backend += ", Redis"
-    except OSError:
+    if reachable(REDIS_URL, 6379):
+        # The shared cache, as the site runs: the cards and the closed stage's judgement are
+        # kept there (this process's own cache drops entries past 300).
+        os.environ["REDIS_URL"] = REDIS_URL
+        backend += ", Redis"
+    else:
         backend += ", no Redis"
     return on_test_database(lambda: _measure(backend))
 

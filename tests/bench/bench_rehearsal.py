@@ -5,11 +5,8 @@ closed while they poll, on the site as the Docker image runs it. The full night 
 
 from __future__ import annotations
 
-import os
-import socket
-from urllib.parse import urlsplit
-
 from tests.bench.rehearsal import _percentile, parse, rehearse
+from tests.bench.testdb import stack_services
 
 SHORT = [
     "--tables", "40", "--spectators", "40", "--seconds", "30", "--paces", "30",
@@ -17,19 +14,8 @@ SHORT = [
 ]  # fmt: skip
 
 
-def _reachable(url: str, port: int) -> bool:
-    parts = urlsplit(url)
-    try:
-        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or port), 1):
-            return True
-    except OSError:
-        return False
-
-
 def run() -> list[tuple[str, float, str]]:
-    database = os.environ.get("DATABASE_URL") or "postgresql://127.0.0.1:5432/"
-    redis = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-    if not (_reachable(database, 5432) and _reachable(redis, 6379)):
+    if stack_services() is None:
         print("  rehearsal skipped: it needs PostgreSQL and Redis")
         return []
     lines, figures = rehearse(parse(SHORT))

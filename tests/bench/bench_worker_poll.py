@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tests.bench.bench_rehearsal import _reachable
+from tests.bench.testdb import stack_services
 
 ROUNDS = 2000
 BEFORE_US = 4000.0  # the figure for a poll's 304 in the workers
@@ -49,11 +49,11 @@ def _cpu_us(worker: int, port: int, path: str, headers: dict[str, str], status: 
 
 
 def run() -> list[tuple[str, float, str]]:
-    database = os.environ.get("DATABASE_URL") or "postgresql://127.0.0.1:5432/"
-    redis = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-    if not (_reachable(database, 5432) and _reachable(redis, 6379)):
+    services = stack_services()
+    if services is None:
         print("  bench_worker_poll skipped: it needs PostgreSQL and Redis")
         return []
+    _database, redis = services
     # Imported here: the stack's module reads the environment when it is imported.
     from tests.bench.rehearsal import _load
     from tests.production.stack import build_stack

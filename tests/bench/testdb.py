@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 T = TypeVar("T")
 
@@ -37,13 +38,30 @@ def on_test_database(measure: Callable[[], T]) -> T:
         teardown_test_environment()
 
 
-def use_postgres_if_reachable(url: str) -> str:
-    """Point DATABASE_URL at `url` when PostgreSQL answers on 127.0.0.1:5432 (before Django
-    is set up); the backend's name, as the bench prints it."""
+def reachable(url: str, port: int) -> bool:
+    """Whether the server of `url` (host and port; `port` when it names none) answers."""
+    parts = urlsplit(url)
     try:
-        with socket.create_connection(("127.0.0.1", 5432), timeout=2):
-            pass
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or port), 1):
+            return True
     except OSError:
+        return False
+
+
+def stack_services() -> tuple[str, str] | None:
+    """The PostgreSQL and Redis addresses a bench that builds the whole stack uses (from
+    DATABASE_URL and REDIS_URL, else this machine's), or None when either does not answer."""
+    database = os.environ.get("DATABASE_URL") or "postgresql://127.0.0.1:5432/"
+    redis = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    if reachable(database, 5432) and reachable(redis, 6379):
+        return database, redis
+    return None
+
+
+def use_postgres_if_reachable(url: str) -> str:
+    """Point DATABASE_URL at `url` when its PostgreSQL answers (before Django is set up); the
+    backend's name, as the bench prints it."""
+    if not reachable(url, 5432):
         return "SQLite (PostgreSQL unreachable)"
     os.environ["DATABASE_URL"] = url
     return "PostgreSQL"
