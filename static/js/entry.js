@@ -301,6 +301,32 @@ document.addEventListener("change", (event) => {
   if (current && skipNote(current)) show(nextOf(current) || nextOf(null));
   else if (!current) show(nextOf(null, { skipDone: true }));
 });
+// -- the live check's answers. A hand typed in loses its error lines at once (a hand's
+// "cards or points" sits under its points, whichever is typed; the next answer says again
+// what is still wrong), and an answer asked before the latest edit is dropped, error lines
+// and all: it is about the deal as it was, and would put back an error just fixed and move
+// "Next hand" from under the finger about to tap it.
+let edits = 0;
+document.addEventListener("input", (event) => {
+  const input = event.target;
+  if (!input.closest || !input.closest("form.entry")) return;
+  edits += 1;
+  const hand = input.closest(".fold");
+  const line = input.name && document.getElementById(`err-${input.name}`);
+  const lines = hand ? hand.querySelectorAll(".field-errors") : [line].filter(Boolean);
+  lines.forEach((each) => each.replaceChildren());
+  (hand || input).querySelectorAll("[aria-invalid]").forEach((each) => each.removeAttribute("aria-invalid"));
+  input.removeAttribute("aria-invalid");
+});
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const { elt, xhr } = event.detail;
+  if (xhr && elt.matches && elt.matches("form.entry")) xhr.lappuEdits = edits;
+});
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  if (xhr && xhr.lappuEdits !== undefined && xhr.lappuEdits !== edits) event.detail.shouldSwap = false;
+});
+
 // A change makes the check's points stale until it answers again.
 document.addEventListener("input", (event) => {
   if (!inFolds(event)) return;

@@ -1,0 +1,84 @@
+"""The live check's answers on a phone whose network is slower than its thumbs: an answer
+about the deal as it was before the latest keystroke is dropped, and a hand typed in loses
+its error lines at once. Otherwise a late answer puts back an error the hand no longer has,
+and the line it adds moves "Next hand" from under the finger about to tap it (a tap that
+then lands on nothing, the next hand never opening)."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.support.events import seated_event
+
+
+def _hand(page, seat: int):
+    return page.locator(f"fieldset.seat[data-seat='{seat}']")
+
+
+def _errors(page, seat: int):
+    return _hand(page, seat).locator(".field-errors .error")
+
+
+class HeldChecks:
+    """Every live check the page asks for, held until the test lets it through."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.routes: list = []
+        page.route(re.compile(r"/check/$"), self.hold)
+
+    def hold(self, route) -> None:
+        self.routes.append(route)
+
+    def asked(self, count: int) -> None:
+        """Waits until the page has asked `count` checks in all."""
+        for _ in range(200):
+            if len(self.routes) >= count:
+                return
+            self.page.wait_for_timeout(25)
+        raise AssertionError(f"{len(self.routes)} checks asked, not {count}")
+
+
+def test_an_answer_to_the_hand_as_it_was_is_dropped(live_server, browser):
+    _event, (table,) = seated_event(variant_id="rutupeli", players=3)
+    # No service worker: what the page asks goes straight to the routes below.
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="en-GB", service_workers="block"
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}{table.get_entry_url()}")
+    page.locator("button[name=seat]").first.click()
+    checks = HeldChecks(page)
+
+    # Who went out is picked: the answer says the first hand left needs its cards or points.
+    page.locator("input[name=out][value='0']").check()
+    checks.asked(1)
+    checks.routes[0].continue_()
+    expect(_hand(page, 1)).to_have_class(re.compile(r"\bopen\b"))
+    expect(_errors(page, 1)).to_have_count(1)
+
+    # A card mistyped: the hand's error line goes with the keystroke, before any answer.
+    _hand(page, 1).locator("input[name$=_cards]").fill("QX")
+    expect(_errors(page, 1)).to_have_count(0)
+    expect(_hand(page, 1)).not_to_have_class(re.compile(r"has-error"))
+    checks.asked(2)  # asked about "QX", and held
+
+    # Put right before that answer comes: the answer about "QX" is dropped when it comes,
+    # and the check asked about the hand as it now is goes out after it.
+    _hand(page, 1).locator("input[name$=_cards]").fill("")
+    _hand(page, 1).get_by_label("…or points").fill("10")
+    checks.routes[1].continue_()
+    checks.asked(3)
+    expect(_errors(page, 1)).to_have_count(0)
+    expect(_hand(page, 1)).not_to_have_class(re.compile(r"has-error"))
+
+    # The answer about the hand as typed: the hand still empty is the one wrong.
+    checks.routes[2].continue_()
+    expect(page.locator("#check")).to_contain_text("Not yet right")
+    expect(_errors(page, 2)).to_have_count(1)
+    expect(_errors(page, 1)).to_have_count(0)
+    _hand(page, 1).get_by_role("button", name="Next hand").click()
+    expect(_hand(page, 2)).to_have_class(re.compile(r"\bopen\b"))
+    context.close()
