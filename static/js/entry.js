@@ -318,6 +318,11 @@ document.addEventListener("input", (event) => {
   (hand || input).querySelectorAll("[aria-invalid]").forEach((each) => each.removeAttribute("aria-invalid"));
   input.removeAttribute("aria-invalid");
 });
+// A form emptied for the next deal (static/js/offline.js queued this one): an answer still
+// on its way is about a deal no longer on the page.
+document.addEventListener("reset", (event) => {
+  if (event.target.matches && event.target.matches("form.entry")) edits += 1;
+});
 document.addEventListener("htmx:beforeRequest", (event) => {
   const { elt, xhr } = event.detail;
   if (xhr && elt.matches && elt.matches("form.entry")) xhr.lappuEdits = edits;
