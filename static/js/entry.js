@@ -301,22 +301,22 @@ document.addEventListener("change", (event) => {
   if (current && skipNote(current)) show(nextOf(current) || nextOf(null));
   else if (!current) show(nextOf(null, { skipDone: true }));
 });
-// -- the live check's answers. A hand typed in loses its error lines at once (a hand's
-// "cards or points" sits under its points, whichever is typed; the next answer says again
-// what is still wrong), and an answer asked before the latest edit is dropped, error lines
-// and all: it is about the deal as it was, and would put back an error just fixed and move
-// "Next hand" from under the finger about to tap it.
+// -- the live check's answers. A hand typed in loses its error lines at once (the whole
+// hand's: an empty hand's "cards or points" sits under its cards, whichever is typed; the
+// next answer says again what is still wrong), and an answer asked before the latest edit is
+// dropped, error lines and all: it is about the deal as it was, and would put back an error
+// just fixed and move "Next hand" from under the finger about to tap it.
 let edits = 0;
 document.addEventListener("input", (event) => {
   const input = event.target;
   if (!input.closest || !input.closest("form.entry")) return;
   edits += 1;
   const hand = input.closest(".fold");
-  const line = input.name && document.getElementById(`err-${input.name}`);
-  const lines = hand ? hand.querySelectorAll(".field-errors") : [line].filter(Boolean);
+  const own = input.name && document.getElementById(`err-${input.name}`);
+  const lines = hand ? [...hand.querySelectorAll(".field-errors")] : [own].filter(Boolean);
   lines.forEach((each) => each.replaceChildren());
-  (hand || input).querySelectorAll("[aria-invalid]").forEach((each) => each.removeAttribute("aria-invalid"));
-  input.removeAttribute("aria-invalid");
+  const marked = hand ? [...hand.querySelectorAll("[aria-invalid]")] : [input];
+  marked.forEach((each) => each.removeAttribute("aria-invalid"));
 });
 // A form emptied for the next deal (static/js/offline.js queued this one): an answer still
 // on its way is about a deal no longer on the page.
