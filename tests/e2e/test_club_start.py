@@ -39,6 +39,7 @@ def test_a_new_person_starts_a_club_and_invites_a_director(live_server, phone, b
     base = live_server.url
     phone.goto(base + "/")
     phone.get_by_role("link", name="Sign up").first.click()
+    phone.wait_for_url("**/accounts/signup/")
     shoot_widths(phone, "club-start-signup")
     _sign_up(phone, "aino", "aino@club.example")
     phone.wait_for_url("**/accounts/confirm-email/")
@@ -50,6 +51,7 @@ def test_a_new_person_starts_a_club_and_invites_a_director(live_server, phone, b
     phone.wait_for_url(base + "/")
 
     phone.get_by_role("link", name="Start a club").click()
+    phone.wait_for_url("**/clubs/new/")
     shoot_widths(phone, "club-start-form")
     phone.fill("#id_name", CLUB_NAME)
     phone.select_option("#id_language", "fi")
@@ -62,6 +64,7 @@ def test_a_new_person_starts_a_club_and_invites_a_director(live_server, phone, b
     shoot_widths(phone, "club-start-club-page")
 
     phone.locator("#next-steps").get_by_role("link", name="Invite people").click()
+    phone.wait_for_url("**/invitations/new/")
     shoot_widths(phone, "club-start-invitation-new")
     phone.fill("#id_email", "ville@club.example")
     phone.select_option("#id_role", "director")

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.support.factories import ClubFactory, MembershipFactory
@@ -180,10 +181,40 @@ def _axe_results(page):
     if page.context in SCRIPTLESS:
         yield from _axe_results_scriptless(page)
         return
-    for frame in page.frames:
-        if not frame.evaluate("() => Boolean(window.axe)"):
-            frame.evaluate(AXE.read_text())
-        yield frame.url, frame.evaluate(AXE_RUN, AXE_OPTIONS)["violations"]
+    # A click on a link returns once the browser has started to follow it, not once the next
+    # page is there: axe may begin in the page being left and fail when its document goes
+    # (or pass it, judging the wrong page). So axe looks again until one document, the one
+    # the test is on, was there from before it began to after it ended.
+    for attempt in range(1, 4):
+        page.wait_for_load_state("load")
+        before = _document_of(page)
+        if before is None:
+            continue
+        try:
+            results = [(frame.url, _axe_frame(frame)) for frame in page.frames]
+        except PlaywrightError:
+            if attempt == 3 or _document_of(page) == before:
+                raise
+            continue
+        if _document_of(page) == before:
+            yield from results
+            return
+    pytest.fail("the page kept changing while axe looked at it", pytrace=False)
+
+
+def _axe_frame(frame) -> list:
+    if not frame.evaluate("() => Boolean(window.axe)"):
+        frame.evaluate(AXE.read_text())
+    return frame.evaluate(AXE_RUN, AXE_OPTIONS)["violations"]
+
+
+def _document_of(page):
+    """Which document the page shows (its address and when it began), or None while it
+    changes: two reads that agree were made in one document."""
+    try:
+        return page.evaluate("() => [location.href, performance.timeOrigin]")
+    except PlaywrightError:
+        return None
 
 
 def _axe_results_scriptless(page):
