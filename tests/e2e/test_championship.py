@@ -134,6 +134,7 @@ def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone
     phone.get_by_role("button", name="Draw the tables").click()
     expect(phone.locator("ol.tables li")).to_have_count(3)
     phone.get_by_role("button", name="Confirm the tables").click()
+    expect(phone.get_by_text("Tables confirmed: hand each table its link")).to_be_visible()
 
     # Each table plays its seven deals on two phones: table 1 ends in an exact tie (no
     # winner asserted there: the director settles it), at the others seat 0 wins.
@@ -198,6 +199,7 @@ def test_a_nine_player_championship_from_check_in_to_champion(live_server, phone
     # Stage 2 is the final of the three winners, previewed, confirmed, played on two phones.
     expect(phone.locator("ol.tables li")).to_have_count(1)
     phone.get_by_role("button", name="Confirm the tables").click()
+    expect(phone.get_by_text("Tables confirmed: hand each table its link")).to_be_visible()
     final = Table.objects.get(stage=Stage.objects.get(event=event, number=2))
     assert sorted(names_of(final)) == sorted(winners)
     champion = names_of(final)[0]

@@ -21,6 +21,7 @@ def test_the_director_corrects_a_closed_stage_and_keeps_the_decision(live_server
     # The closed stage's table still opens for the director, its deals correctable.
     phone.goto(f"{base}/tables/{tables[0].pk}/history/")
     phone.get_by_role("heading", name="Deal 7").get_by_role("link", name="Correct").click()
+    phone.wait_for_url("**/deals/7/edit/")
     expect(phone.get_by_text("Deal 7").first).to_be_visible()
     expect(phone.get_by_text("This table no longer takes scores")).to_have_count(0)
     shoot(phone, "championship-drift-correct")

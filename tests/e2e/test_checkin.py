@@ -117,6 +117,8 @@ def test_the_door_checks_in_by_search_and_by_code_and_the_draw_seats_them(
     absent = phone.locator("#absent")
     expect(absent.locator("li")).to_have_text(["Lauri Laine"])
     absent.get_by_role("button", name="Mark them as no-shows").click()
+    # The question's own page: the check-in page says how many have not come too.
+    phone.wait_for_url("**/check-in/no-shows/")
     expect(phone.get_by_text("1 registered player has not checked in.")).to_be_visible()
     shoot(phone, "checkin-no-shows-asked")
     phone.get_by_role("button", name="Mark them as no-shows").click()
@@ -127,6 +129,7 @@ def test_the_door_checks_in_by_search_and_by_code_and_the_draw_seats_them(
     phone.goto(f"{live_server.url}/clubs/{club.slug}/events/{event.pk}/manage/")
     expect(phone.locator("#checkin")).to_contain_text("11 of 11 here")
     phone.get_by_role("button", name="Draw the tables").click()
+    expect(phone.get_by_role("button", name="Confirm the tables")).to_be_visible()
     seated = set(Seat.objects.filter(table__stage__event=event).values_list("player_id", flat=True))
     here = set(
         Registration.objects.filter(event=event, status=RegistrationStatus.CHECKED_IN).values_list(

@@ -56,6 +56,7 @@ def test_a_new_person_starts_a_club_and_invites_a_director(live_server, phone, b
     phone.fill("#id_name", CLUB_NAME)
     phone.select_option("#id_language", "fi")
     phone.get_by_role("button", name="Start the club").click()
+    phone.locator("#next-steps").wait_for()  # the club's page: the club is saved
     club = Club.objects.get()
     phone.wait_for_url(base + club.get_absolute_url())
     assert club.slug == "aakkos-romi-kerho-jarvenpaa-o"
@@ -105,6 +106,7 @@ def test_a_new_person_starts_a_club_and_invites_a_director(live_server, phone, b
     phone.get_by_role("button", name="Send the invitation").click()
     phone.wait_for_url(f"**/clubs/{club.slug}/invitations/")
     phone.get_by_role("button", name="Revoke kaija@club.example").click()
+    phone.wait_for_url("**/invitations/*/revoke/")
     shoot_widths(phone, "club-start-revoke-confirm")
     phone.get_by_role("button", name="Revoke").click()
     phone.wait_for_url(f"**/clubs/{club.slug}/invitations/")

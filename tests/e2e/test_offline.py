@@ -65,6 +65,8 @@ def test_two_deals_entered_offline_survive_a_closed_browser_and_land_once_in_ord
     page = keeping_phone.open()
     page.goto(url)
     page.locator("button[name=seat]").first.click()
+    # Seated before the network goes (the seat pick shows the bar, online, too).
+    expect(page.locator("h2.deal-title")).to_have_text("Deal 1")
     bar = page.locator("#offline")
     expect(bar).to_contain_text("Online")
     ready_offline(page)
@@ -136,6 +138,7 @@ def _deal_one_queued(live_server, keeping_phone):
     page = keeping_phone.open()
     page.goto(url)
     page.locator("button[name=seat]").first.click()
+    expect(page.locator("h2.deal-title")).to_have_text("Deal 1")  # seated while online
     ready_offline(page)
     cut_network(page)
     enter_offline_deal(page, 1)

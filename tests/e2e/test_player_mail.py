@@ -80,7 +80,7 @@ def test_club_settings_mail_choice_and_the_calendar_links(live_server, phone):
     phone.get_by_label("Mail each player their table when a draw is confirmed").check()
     shoot_widths(phone, "mail-club-settings")
     phone.get_by_role("button", name="Save").click()
-    phone.wait_for_load_state()
+    phone.get_by_text("Settings saved").wait_for()
     club.refresh_from_db()
     assert club.mail_tables
     phone.goto(f"{live_server.url}/clubs/{club.slug}/")

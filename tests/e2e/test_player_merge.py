@@ -5,6 +5,7 @@ shows one ranked Olli Uusi with two events."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.support.browser import director_of, shoot_widths, sign_in
 from tests.support.factories import ClubFactory
@@ -49,7 +50,7 @@ def test_a_director_merges_a_duplicate_and_the_league_shows_one_ranked_player(
     phone.get_by_label("Player to keep").select_option(value=str(first.pk))
     shoot_widths(phone, "player-merges-empty")
     phone.get_by_role("button", name="Find their duplicate").click()
-    assert "Merge a duplicate of Olli Uusi" in phone.locator("h1").inner_text()
+    expect(phone.locator("h1")).to_contain_text("Merge a duplicate of Olli Uusi")
     # The look-alike is offered first, in its own group.
     group = phone.locator("#id_other optgroup").first
     assert group.get_attribute("label") == "Same name"
@@ -60,10 +61,10 @@ def test_a_director_merges_a_duplicate_and_the_league_shows_one_ranked_player(
     assert "1 registration" in preview and "Autumn 2026" in preview
     shoot_widths(phone, "player-merge-preview")
     phone.get_by_role("button", name="Merge", exact=True).click()
-    assert "Merge Olli Uusi into Olli Uusi" in phone.locator("h1").inner_text()
+    expect(phone.locator("h1")).to_contain_text("Merge Olli Uusi into Olli Uusi")
     shoot_widths(phone, "player-merge-confirm")
     phone.get_by_role("button", name="Merge", exact=True).click()
-    assert "Olli Uusi is now Olli Uusi." in phone.locator("body").inner_text()
+    expect(phone.locator("body")).to_contain_text("Olli Uusi is now Olli Uusi.")
     assert PlayerMerge.objects.filter(club=club).count() == 1
     shoot_widths(phone, "player-merges")
 

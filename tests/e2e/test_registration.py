@@ -119,11 +119,13 @@ def test_register_confirm_waitlist_and_promotion(live_server, phone, browser):
     sign_in(desk, base, "dora", "dora")
     desk.goto(f"{base}/clubs/{club.slug}/events/{event.pk}/manage/")
     desk.get_by_role("link", name="Registration list and settings").click()
+    desk.wait_for_url("**/registrations/")  # the manage page shows the places taken too
     expect(desk.get_by_text("Places taken: 2 of 2").first).to_be_visible()
     desk.locator("details summary").first.click()
     shoot_widths(desk, "registration-director-list")
     desk.select_option("#id_status", "cancelled")
     desk.get_by_role("button", name="Show").click()
+    desk.wait_for_url("**status=cancelled**")
     expect(desk.get_by_role("cell", name="ann@mail.example")).to_be_visible()
     assert not desk.get_by_role("cell", name="bea@mail.example").count()
     desk.get_by_role("button", name="Give a place").click()

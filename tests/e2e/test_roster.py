@@ -68,6 +68,7 @@ def test_a_director_imports_a_roster_through_the_preview(live_server, phone, tmp
     assert Player.objects.filter(club=club, name_key="olli uusi").count() == 1
     phone.get_by_label("Name", exact=True).fill("zsofia")
     phone.get_by_role("button", name="Show").click()
+    phone.wait_for_url("**q=zsofia**")
     assert LONG in phone.locator("table").inner_text()
     phone.goto(f"{live_server.url}/clubs/{club.slug}/players/")
     shoot_widths(phone, "roster")

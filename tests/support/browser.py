@@ -82,6 +82,9 @@ def sign_in(page, base_url: str, username: str, password: str) -> None:
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.click("button[type=submit]")
+    # The click returns before the answer that sets the session's cookie: a test's next
+    # `goto` would otherwise cancel it now and then, and land on this form again.
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
